@@ -136,7 +136,9 @@ oprt_status_t check_no_self_overlap(const Layout &out, const char *name) {
   for (int32_t d = 0; d < out.ndim; ++d) {
     if (out.shape[d] > 1) order[n++] = d;
   }
-  std::sort(order, order + n, [&](int32_t a, int32_t b) { return out.strides[a] < out.strides[b]; });
+  for (int32_t i = 1; i < n; ++i) {  // insertion sort: at most 8 dims
+    for (int32_t j = i; j > 0 && out.strides[order[j]] < out.strides[order[j - 1]]; --j) std::swap(order[j], order[j - 1]);
+  }
   int64_t span = 1;  // elements covered by the dims seen so far, as a dense block
   for (int32_t i = 0; i < n; ++i) {
     const int32_t d = order[i];

@@ -1,0 +1,112 @@
+"""A cc-compatible library rule for device code compiled by an nvcc-like driver (nvcc, MACA's mxcc).
+
+cuda_library (tools/cuda.bzl) and maca_library (tools/maca.bzl) are instances. Attribute names follow
+rules_cuda's cuda_library (srcs, hdrs, deps, copts, host_copts, defines, alwayslink), so moving to the
+upstream rule is a load() change. Each source is one compile action whose inputs are every header
+visible through hdrs/deps (so a header change recompiles what can include it); the objects are
+archived into a PIC static library and returned as CcInfo that cc_library/cc_binary link as usual.
+"""
+
+load("@bazel_skylib//rules:common_settings.bzl", "BuildSettingInfo")
+load("@bazel_tools//tools/cpp:toolchain_utils.bzl", "find_cpp_toolchain", "use_cpp_toolchain")
+
+def _compile_flags(ctx, compilation_context, cc_toolchain):
+    args = list(ctx.attr._lang_flags)
+    if ctx.attr._host_compiler_flag:
+        args += [ctx.attr._host_compiler_flag, cc_toolchain.compiler_executable]
+    archs = [a.strip() for a in ctx.attr._archs[BuildSettingInfo].value.split(",") if a.strip()] if ctx.attr._archs else []
+    for arch in archs:
+        args += ["-gencode", "arch=compute_{0},code=sm_{0}".format(arch)]
+    if archs:
+        # PTX of the newest arch as well, so later GPUs can JIT-compile it.
+        args += ["-gencode", "arch=compute_{0},code=compute_{0}".format(sorted(archs, key = int)[-1])]
+    for path in ["."] + compilation_context.includes.to_list() + compilation_context.quote_includes.to_list():
+        args.append("-I" + path)
+    for path in compilation_context.system_includes.to_list():
+        args += ["-isystem", path]
+    for define in compilation_context.defines.to_list() + ctx.attr.defines:
+        args.append("-D" + define)
+    args += ctx.attr.copts
+    for flag in ctx.attr.host_copts:
+        args.append("-Xcompiler=" + flag)
+    return args
+
+def _device_library_impl(ctx):
+    cc_toolchain = find_cpp_toolchain(ctx)
+    feature_configuration = cc_common.configure_features(
+        ctx = ctx,
+        cc_toolchain = cc_toolchain,
+        requested_features = ctx.features,
+        unsupported_features = ctx.disabled_features,
+    )
+    dep_infos = [dep[CcInfo] for dep in ctx.attr.deps + [ctx.attr._runtime]]
+    deps_context = cc_common.merge_cc_infos(cc_infos = dep_infos).compilation_context
+    flags = _compile_flags(ctx, deps_context, cc_toolchain)
+    inputs = depset(ctx.files.hdrs, transitive = [deps_context.headers, cc_toolchain.all_files])
+
+    objects = []
+    for src in ctx.files.srcs:
+        obj = ctx.actions.declare_file("_objs/{}/{}.pic.o".format(ctx.label.name, src.basename.rsplit(".", 1)[0]))
+        args = ctx.actions.args()
+        args.add_all(flags)
+        args.add_all(["-c", src.path, "-o", obj.path])
+        ctx.actions.run(
+            executable = ctx.executable._compiler,
+            arguments = [args],
+            inputs = depset([src], transitive = [inputs]),
+            outputs = [obj],
+            mnemonic = ctx.attr._mnemonic,
+            progress_message = "%s %s" % (ctx.attr._mnemonic, src.short_path),
+        )
+        objects.append(obj)
+
+    library = ctx.actions.declare_file("lib{}.a".format(ctx.label.name))
+    ctx.actions.run(
+        executable = cc_toolchain.ar_executable,
+        arguments = ["rcsD", library.path] + [o.path for o in objects],
+        inputs = depset(objects, transitive = [cc_toolchain.all_files]),
+        outputs = [library],
+        mnemonic = "DeviceArchive",
+        progress_message = "Archiving %s" % library.short_path,
+    )
+    library_to_link = cc_common.create_library_to_link(
+        actions = ctx.actions,
+        feature_configuration = feature_configuration,
+        cc_toolchain = cc_toolchain,
+        pic_static_library = library,
+        alwayslink = ctx.attr.alwayslink,
+    )
+    own = CcInfo(
+        compilation_context = cc_common.create_compilation_context(headers = depset(ctx.files.hdrs)),
+        linking_context = cc_common.create_linking_context(
+            linker_inputs = depset([cc_common.create_linker_input(owner = ctx.label, libraries = depset([library_to_link]))]),
+        ),
+    )
+    return [
+        DefaultInfo(files = depset([library])),
+        cc_common.merge_cc_infos(direct_cc_infos = [own], cc_infos = dep_infos),
+    ]
+
+def device_library_rule(compiler, runtime, lang_flags, mnemonic, extensions, host_compiler_flag = "", archs = None, doc = ""):
+    attrs = {
+        "srcs": attr.label_list(allow_files = extensions, doc = "Device sources, one compile action each."),
+        "hdrs": attr.label_list(allow_files = True, doc = "Headers these sources and dependents include."),
+        "deps": attr.label_list(providers = [CcInfo], doc = "cc_library (or device library) dependencies."),
+        "copts": attr.string_list(doc = "Flags for the device compiler driver."),
+        "host_copts": attr.string_list(doc = "Flags forwarded to the host compiler (-Xcompiler)."),
+        "defines": attr.string_list(),
+        "alwayslink": attr.bool(default = False),
+        "_compiler": attr.label(default = compiler, executable = True, cfg = "exec"),
+        "_runtime": attr.label(default = runtime, providers = [CcInfo]),
+        "_lang_flags": attr.string_list(default = lang_flags),
+        "_mnemonic": attr.string(default = mnemonic),
+        "_host_compiler_flag": attr.string(default = host_compiler_flag),
+        "_archs": attr.label(default = archs) if archs else attr.label(),
+    }
+    return rule(
+        implementation = _device_library_impl,
+        attrs = attrs,
+        fragments = ["cpp"],
+        toolchains = use_cpp_toolchain(),
+        doc = doc,
+    )
