@@ -1,0 +1,266 @@
+"""Tensors as the runtime sees them: dtype codes, zero-copy views of numpy / torch / cupy / DLPack
+objects, and oprt.Tensor, our own device tensor (any layout, with from_numpy() and numpy())."""
+
+from __future__ import annotations
+
+import ctypes
+from typing import NamedTuple
+
+import numpy as np
+
+from . import _backends as _backend
+from ._lib import MAX_NDIM, check, lib
+from .errors import BadDtypeError, BadStridesError, InvalidArgumentError
+
+try:
+    import ml_dtypes
+
+    BFLOAT16 = np.dtype(ml_dtypes.bfloat16)
+except ImportError:  # bf16 numpy arrays need ml_dtypes; everything else works without it
+    BFLOAT16 = None
+
+F32, F16, BF16, F64 = 0, 1, 2, 3
+_NUMPY_CODES = {np.dtype(np.float32): F32, np.dtype(np.float16): F16, np.dtype(np.float64): F64}
+if BFLOAT16 is not None:
+    _NUMPY_CODES[BFLOAT16] = BF16
+NUMPY_DTYPES = {code: dtype for dtype, code in _NUMPY_CODES.items()}
+_DLPACK_CODES = {(2, 32): F32, (2, 16): F16, (4, 16): BF16, (2, 64): F64}  # (kDLFloat / kDLBfloat, bits)
+_CAI_CODES = {"<f4": F32, "<f2": F16, "<f8": F64}
+
+
+class View(NamedTuple):
+    """What a kernel call needs of one tensor. `device` is True for device memory."""
+
+    obj: object
+    ptr: int
+    dtype: int
+    shape: tuple
+    strides: tuple  # in elements
+    device: bool
+
+
+def dtype_code(dtype) -> int:
+    try:
+        return _NUMPY_CODES[np.dtype(dtype)]
+    except (KeyError, TypeError):
+        raise BadDtypeError("dtype %s is not supported (float32, float16, bfloat16, float64)" % (dtype,)) from None
+
+
+def _element_strides(byte_strides, itemsize):
+    strides = []
+    for s in byte_strides:
+        if s % itemsize:
+            raise BadStridesError("byte stride %d is not a multiple of the item size %d" % (s, itemsize))
+        strides.append(s // itemsize)
+    return tuple(strides)
+
+
+def _torch_view(x):
+    import torch
+
+    codes = {torch.float32: F32, torch.float16: F16, torch.bfloat16: BF16, torch.float64: F64}
+    if x.dtype not in codes:
+        raise BadDtypeError("torch dtype %s is not supported" % x.dtype)
+    return View(x, x.data_ptr(), codes[x.dtype], tuple(x.shape), tuple(x.stride()), x.is_cuda)
+
+
+class _DLDevice(ctypes.Structure):
+    _fields_ = [("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32)]
+
+
+class _DLDataType(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16)]
+
+
+class _DLTensor(ctypes.Structure):
+    _fields_ = [
+        ("data", ctypes.c_void_p),
+        ("device", _DLDevice),
+        ("ndim", ctypes.c_int32),
+        ("dtype", _DLDataType),
+        ("shape", ctypes.POINTER(ctypes.c_int64)),
+        ("strides", ctypes.POINTER(ctypes.c_int64)),
+        ("byte_offset", ctypes.c_uint64),
+    ]
+
+
+_capsule_pointer = ctypes.pythonapi.PyCapsule_GetPointer
+_capsule_pointer.restype, _capsule_pointer.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
+
+
+def _dlpack_view(x):
+    """Reads a DLPack capsule without consuming it (the producer keeps ownership)."""
+    capsule = x.__dlpack__()
+    t = _DLTensor.from_address(_capsule_pointer(capsule, b"dltensor"))
+    code = _DLPACK_CODES.get((t.dtype.code, t.dtype.bits)) if t.dtype.lanes == 1 else None
+    if code is None:
+        raise BadDtypeError("DLPack dtype (code %d, %d bits) is not supported" % (t.dtype.code, t.dtype.bits))
+    shape = tuple(t.shape[i] for i in range(t.ndim))
+    if t.strides:
+        strides = tuple(t.strides[i] for i in range(t.ndim))
+    else:
+        strides = tuple(int(np.prod(shape[i + 1 :], dtype=np.int64)) for i in range(t.ndim))
+    device = t.device.device_type != 1  # kDLCPU
+    # Keep the capsule alive with the view: it owns the producer's reference.
+    return View((x, capsule), (t.data or 0) + t.byte_offset, code, shape, strides, device)
+
+
+def view_of(x) -> View:
+    """A zero-copy view of x: numpy array, oprt.Tensor, torch tensor, CUDA-array-interface or DLPack object."""
+    if isinstance(x, np.ndarray):
+        code = dtype_code(x.dtype)
+        return View(x, x.__array_interface__["data"][0], code, x.shape, _element_strides(x.strides, x.itemsize), False)
+    if isinstance(x, Tensor):
+        return View(x, x.data_ptr, x.dtype_code, x.shape, x.strides, x.device)
+    if type(x).__module__.startswith("torch"):
+        return _torch_view(x)
+    cai = getattr(x, "__cuda_array_interface__", None)
+    if cai is not None:
+        code = _CAI_CODES.get(cai["typestr"])
+        if code is None:
+            raise BadDtypeError("__cuda_array_interface__ typestr %s is not supported" % cai["typestr"])
+        shape = tuple(cai["shape"])
+        itemsize = np.dtype(cai["typestr"]).itemsize
+        if cai.get("strides"):
+            strides = _element_strides(cai["strides"], itemsize)
+        else:
+            strides = tuple(int(np.prod(shape[i + 1 :], dtype=np.int64)) for i in range(len(shape)))
+        return View(x, cai["data"][0], code, shape, strides, True)
+    if hasattr(x, "__dlpack__"):
+        return _dlpack_view(x)
+    return view_of(np.asarray(x))
+
+
+def empty_like(template: View, shape, dtype_code_: int | None = None):
+    """A new output of the same kind as `template` (numpy, oprt.Tensor, torch or cupy)."""
+    code = template.dtype if dtype_code_ is None else dtype_code_
+    obj = template.obj[0] if isinstance(template.obj, tuple) else template.obj
+    module = type(obj).__module__
+    if module.startswith("torch"):
+        import torch
+
+        return torch.empty(tuple(shape), dtype=obj.dtype, device=obj.device)
+    if module.startswith("cupy"):
+        return type(obj)(tuple(shape), dtype=obj.dtype)
+    if template.device:
+        return Tensor.empty(shape, NUMPY_DTYPES[code])
+    return np.empty(tuple(shape), dtype=NUMPY_DTYPES[code])
+
+
+class _Buffer:
+    """Device memory of one backend, freed (on that backend) when the last Tensor using it goes."""
+
+    def __init__(self, nbytes: int):
+        self.backend = _backend.get_backend()
+        self.nbytes = nbytes
+        ptr = ctypes.c_void_p()
+        check(lib.oprt_malloc(ctypes.byref(ptr), nbytes))
+        self.ptr = ptr.value or 0
+
+    def __del__(self):
+        if not self.ptr or lib is None:
+            return
+        previous = lib.oprt_get_backend()
+        target = _backend.BACKENDS[self.backend]
+        if previous != target:
+            lib.oprt_set_backend(target)
+        lib.oprt_free(self.ptr)
+        if previous != target:
+            lib.oprt_set_backend(previous)
+
+
+_H2D, _D2H = 1, 2
+
+
+class Tensor:
+    """A tensor in the memory of the backend active at creation, with any non-negative strides."""
+
+    def __init__(self, buffer: _Buffer, offset: int, shape, strides, dtype):
+        self._buffer = buffer
+        self.shape = tuple(int(s) for s in shape)
+        self.strides = tuple(int(s) for s in strides)  # in elements
+        self.dtype = np.dtype(dtype)
+        self.dtype_code = dtype_code(self.dtype)
+        self.data_ptr = buffer.ptr + offset
+        self._offset = offset
+
+    @property
+    def backend(self) -> str:
+        return self._buffer.backend
+
+    @property
+    def device(self) -> bool:
+        return self._buffer.backend != "cpu"
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    @property
+    def size(self) -> int:
+        return int(np.prod(self.shape, dtype=np.int64))
+
+    @classmethod
+    def empty(cls, shape, dtype=np.float32) -> "Tensor":
+        shape = (shape,) if isinstance(shape, int) else tuple(shape)
+        if len(shape) > MAX_NDIM:
+            from .errors import BadShapeError
+
+            raise BadShapeError("%d dims requested; at most %d are supported" % (len(shape), MAX_NDIM))
+        dtype = np.dtype(dtype)
+        strides = tuple(int(np.prod(shape[i + 1 :], dtype=np.int64)) for i in range(len(shape)))
+        return cls(_Buffer(int(np.prod(shape, dtype=np.int64)) * dtype.itemsize), 0, shape, strides, dtype)
+
+    @classmethod
+    def from_numpy(cls, array: np.ndarray) -> "Tensor":
+        """Copies `array` to the active backend keeping its exact layout (strides, broadcast, offsets)."""
+        array = np.asarray(array)
+        dtype_code(array.dtype)
+        if any(s < 0 for s in array.strides):
+            raise BadStridesError("negative strides are not supported; pass np.ascontiguousarray(array)")
+        itemsize = array.itemsize
+        span = (sum((n - 1) * s for n, s in zip(array.shape, array.strides)) + itemsize) if array.size else 0
+        buffer = _Buffer(span)
+        if span:
+            check(lib.oprt_memcpy(buffer.ptr, array.__array_interface__["data"][0], span, _H2D))
+        return cls(buffer, 0, array.shape, _element_strides(array.strides, itemsize), array.dtype)
+
+    def numpy(self) -> np.ndarray:
+        """A host copy with the same shape (contiguous)."""
+        itemsize = self.dtype.itemsize
+        span = (sum((n - 1) * s for n, s in zip(self.shape, self.strides)) + 1) * itemsize if self.size else 0
+        host = np.empty(span // itemsize, dtype=self.dtype)
+        if span:
+            check(lib.oprt_memcpy(host.__array_interface__["data"][0], self.data_ptr, span, _D2H))
+        view = np.lib.stride_tricks.as_strided(host, self.shape, tuple(s * itemsize for s in self.strides))
+        return np.ascontiguousarray(view)
+
+    @property
+    def __cuda_array_interface__(self):
+        if self.backend != "nvidia":
+            raise AttributeError("__cuda_array_interface__ exists only for nvidia tensors")
+        if self.dtype_code == BF16:
+            raise AttributeError("bfloat16 has no __cuda_array_interface__ typestr; use oprt's own ops")
+        itemsize = self.dtype.itemsize
+        return {
+            "shape": self.shape,
+            "typestr": self.dtype.str,
+            "data": (self.data_ptr, False),
+            "strides": tuple(s * itemsize for s in self.strides),
+            "version": 3,
+        }
+
+    def __repr__(self):
+        return "oprt.Tensor(shape=%s, strides=%s, dtype=%s, backend=%s)" % (
+            self.shape, self.strides, self.dtype, self.backend)
+
+
+def check_placement(views, backend: str) -> None:
+    """Host arrays on the CPU backend, device tensors on a device backend, never mixed."""
+    want_device = backend != "cpu"
+    for v in views:
+        if v.device != want_device:
+            where = "device tensors (oprt.Tensor.from_numpy(x), torch/cupy CUDA tensors)" if want_device else "host arrays (numpy)"
+            raise InvalidArgumentError("the %s backend takes %s; got %s" % (backend, where, type(v.obj).__name__))
+        if isinstance(v.obj, Tensor) and v.obj.backend != backend:
+            raise InvalidArgumentError("tensor lives on backend %r but the active backend is %r" % (v.obj.backend, backend))
