@@ -55,13 +55,19 @@ def _element_strides(byte_strides, itemsize):
     return tuple(strides)
 
 
-def _torch_view(x):
-    import torch
+_torch_codes = None
 
-    codes = {torch.float32: F32, torch.float16: F16, torch.bfloat16: BF16, torch.float64: F64}
-    if x.dtype not in codes:
+
+def _torch_view(x):
+    global _torch_codes
+    if _torch_codes is None:
+        import torch
+
+        _torch_codes = {torch.float32: F32, torch.float16: F16, torch.bfloat16: BF16, torch.float64: F64}
+    code = _torch_codes.get(x.dtype)
+    if code is None:
         raise BadDtypeError("torch dtype %s is not supported" % x.dtype)
-    return View(x, x.data_ptr(), codes[x.dtype], tuple(x.shape), tuple(x.stride()), x.is_cuda)
+    return View(x, x.data_ptr(), code, tuple(x.shape), x.stride(), x.is_cuda)
 
 
 class _DLDevice(ctypes.Structure):
@@ -105,30 +111,54 @@ def _dlpack_view(x):
     return View((x, capsule), (t.data or 0) + t.byte_offset, code, shape, strides, device)
 
 
+def _numpy_view(x):
+    return View(x, x.__array_interface__["data"][0], dtype_code(x.dtype), x.shape,
+                _element_strides(x.strides, x.itemsize), False)
+
+
+def _tensor_view(x):
+    return View(x, x.data_ptr, x.dtype_code, x.shape, x.strides, x.device)
+
+
+def _cuda_array_interface_view(x):
+    cai = x.__cuda_array_interface__
+    code = _CAI_CODES.get(cai["typestr"])
+    if code is None:
+        raise BadDtypeError("__cuda_array_interface__ typestr %s is not supported" % cai["typestr"])
+    shape = tuple(cai["shape"])
+    itemsize = np.dtype(cai["typestr"]).itemsize
+    if cai.get("strides"):
+        strides = _element_strides(cai["strides"], itemsize)
+    else:
+        strides = tuple(int(np.prod(shape[i + 1 :], dtype=np.int64)) for i in range(len(shape)))
+    return View(x, cai["data"][0], code, shape, strides, True)
+
+
+def _view_maker(cls):
+    """Picks how to view objects of type `cls` (decided once per type: this is the hot path)."""
+    if issubclass(cls, np.ndarray):
+        return _numpy_view
+    if issubclass(cls, Tensor):
+        return _tensor_view
+    if cls.__module__.startswith("torch"):
+        return _torch_view
+    if hasattr(cls, "__cuda_array_interface__"):
+        return _cuda_array_interface_view
+    if hasattr(cls, "__dlpack__"):
+        return _dlpack_view
+    return lambda x: _numpy_view(np.asarray(x))
+
+
+_view_makers = {}
+
+
 def view_of(x) -> View:
     """A zero-copy view of x: numpy array, oprt.Tensor, torch tensor, CUDA-array-interface or DLPack object."""
-    if isinstance(x, np.ndarray):
-        code = dtype_code(x.dtype)
-        return View(x, x.__array_interface__["data"][0], code, x.shape, _element_strides(x.strides, x.itemsize), False)
-    if isinstance(x, Tensor):
-        return View(x, x.data_ptr, x.dtype_code, x.shape, x.strides, x.device)
-    if type(x).__module__.startswith("torch"):
-        return _torch_view(x)
-    cai = getattr(x, "__cuda_array_interface__", None)
-    if cai is not None:
-        code = _CAI_CODES.get(cai["typestr"])
-        if code is None:
-            raise BadDtypeError("__cuda_array_interface__ typestr %s is not supported" % cai["typestr"])
-        shape = tuple(cai["shape"])
-        itemsize = np.dtype(cai["typestr"]).itemsize
-        if cai.get("strides"):
-            strides = _element_strides(cai["strides"], itemsize)
-        else:
-            strides = tuple(int(np.prod(shape[i + 1 :], dtype=np.int64)) for i in range(len(shape)))
-        return View(x, cai["data"][0], code, shape, strides, True)
-    if hasattr(x, "__dlpack__"):
-        return _dlpack_view(x)
-    return view_of(np.asarray(x))
+    cls = type(x)
+    maker = _view_makers.get(cls)
+    if maker is None:
+        maker = _view_makers[cls] = _view_maker(cls)
+    return maker(x)
 
 
 def empty_like(template: View, shape, dtype_code_: int | None = None):
