@@ -30,8 +30,9 @@ def _candidates():
     if os.environ.get("OPRT_LIBRARY"):
         yield pathlib.Path(os.environ["OPRT_LIBRARY"])
         return
-    here = pathlib.Path(__file__).resolve().parent
-    yield here / LIBRARY_NAME
+    here = pathlib.Path(__file__).parent  # not resolved: under Bazel this is inside the runfiles tree
+    yield here / LIBRARY_NAME  # an installed wheel
+    yield here.parent.parent / "ops" / LIBRARY_NAME  # runfiles: <root>/python/operator_runtime -> <root>/ops
     try:
         from python.runfiles import runfiles  # rules_python's runfiles library, under Bazel
 
