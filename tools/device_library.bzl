@@ -56,6 +56,7 @@ def _device_library_impl(ctx):
             inputs = depset([src], transitive = [inputs]),
             outputs = [obj],
             mnemonic = ctx.attr._mnemonic,
+            use_default_shell_env = True,  # PATH for the host compiler's assembler and linker
             progress_message = "%s %s" % (ctx.attr._mnemonic, src.short_path),
         )
         objects.append(obj)

@@ -121,9 +121,32 @@ def run_bench(modules, backend):
                 "%.1f" % row["torch_us"] if "torch_us" in row else "-",
                 "%.2fx" % row["speedup_vs_torch"] if "speedup_vs_torch" in row else "-"))
             del inputs
-    return {"machine": benchmark.machine_info(backend), "peak_copy_GBps": peak, "repeats": FLAGS.repeats,
+    overhead = _call_overhead(torch) if torch is not None else None
+    return {"machine": benchmark.machine_info(backend), "python_call_overhead": overhead, "peak_copy_GBps": peak, "repeats": FLAGS.repeats,
             "l2_flush_bytes": benchmark.L2_FLUSH_BYTES, "timing": "cuda events" if timer.torch else "wall clock",
             "results": results}
+
+
+def _call_overhead(torch, calls=20000):
+    """Per-call time of a tiny op from a Python loop (cached descriptor), ours vs torch, same tensors."""
+    x = torch.randn(256, device="cuda")
+    out = torch.empty_like(x)
+    per_call = {}
+    for name, fn in (("ours_relu", lambda: oprt.relu(x, out=out)), ("torch_relu", lambda: torch.relu(x, out=out)),
+                     ("torch_add", lambda: torch.add(x, x, out=out))):
+        for _ in range(200):
+            fn()
+        torch.cuda.synchronize()
+        start = time.perf_counter()
+        for _ in range(calls):
+            fn()
+        torch.cuda.synchronize()
+        per_call[name + "_us"] = (time.perf_counter() - start) / calls * 1e6
+    per_call["ratio_to_torch_relu"] = per_call["ours_relu_us"] / per_call["torch_relu_us"]
+    print("\nPython call overhead (256 floats, %d calls): ours %.2f us, torch.relu %.2f us, torch.add %.2f us -> %.2fx"
+          % (calls, per_call["ours_relu_us"], per_call["torch_relu_us"], per_call["torch_add_us"],
+             per_call["ratio_to_torch_relu"]))
+    return per_call
 
 
 def main(argv):
