@@ -80,7 +80,9 @@ class Operator:
     def __call__(self, out, inputs, attrs=(), stream=None):
         """Runs the op writing `out` (any supported tensor object) from `inputs`; returns `out`."""
         views = [view_of(out)] + [view_of(x) for x in inputs]
-        key = (lib.oprt_get_backend(), attrs) + tuple((v.dtype, v.shape, v.strides) for v in views)
+        # v.device is part of the key: check_placement runs only on a miss, so a host array must never hit a
+        # descriptor cached for device tensors of the same layout (or the reverse).
+        key = (lib.oprt_get_backend(), attrs) + tuple((v.dtype, v.shape, v.strides, v.device) for v in views)
         entry = self._descriptors.get(key)
         if entry is None:
             entry = self._descriptor(key, views, attrs)

@@ -261,9 +261,18 @@ class Tensor:
         span = (sum((n - 1) * s for n, s in zip(self.shape, self.strides)) + 1) * itemsize if self.size else 0
         host = np.empty(span // itemsize, dtype=self.dtype)
         if span:
-            check(lib.oprt_memcpy(host.__array_interface__["data"][0], self.data_ptr, span, _D2H))
+            # Copy on the tensor's own backend: with another one active (e.g. cpu after a `with
+            # oprt.backend("nvidia")` block) the copy would dereference a device pointer on the host.
+            previous, target = lib.oprt_get_backend(), _backend.BACKENDS[self.backend]
+            if previous != target:
+                check(lib.oprt_set_backend(target))
+            try:
+                check(lib.oprt_memcpy(host.__array_interface__["data"][0], self.data_ptr, span, _D2H))
+            finally:
+                if previous != target:
+                    lib.oprt_set_backend(previous)
         view = np.lib.stride_tricks.as_strided(host, self.shape, tuple(s * itemsize for s in self.strides))
-        return np.ascontiguousarray(view)
+        return view.copy(order="C")  # (np.ascontiguousarray would turn a 0-d tensor into shape (1,))
 
     @property
     def __cuda_array_interface__(self):

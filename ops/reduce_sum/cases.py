@@ -1,0 +1,103 @@
+"""reduce_sum's cases: correctness (CASES, reference, tolerance) and benchmark shapes (BENCH_CASES,
+bytes_moved), shared by test_reduce_sum.py, tools/run_ops and the benchmark."""
+
+import numpy as np
+
+import operator_runtime as oprt
+from operator_runtime import testing
+from operator_runtime.testing import BenchCase, Case
+
+NAME = "reduce_sum"
+
+
+def op(x, out=None, axis=None, keepdims=False):
+    return oprt.reduce_sum(x, axis=axis, keepdims=keepdims, out=out)
+
+
+def reference(x, axis=None, keepdims=False):
+    """numpy's x.sum(axis, keepdims) in float64 (pairwise, far more accurate than any dtype here)."""
+    return np.sum(x, axis=axis, keepdims=keepdims)
+
+
+def torch_reference(x, axis=None, keepdims=False):
+    import torch
+
+    if axis == () or x.dim() == 0:
+        return x.clone()  # torch.sum(dim=()) would reduce everything
+    dims = tuple(range(x.dim())) if axis is None else axis
+    return torch.sum(x, dim=dims, keepdim=keepdims)
+
+
+def reduced_axes(ndim, axis):
+    if axis is None:
+        return tuple(range(ndim))
+    axes = axis if isinstance(axis, tuple) else (axis,)
+    return tuple(a % ndim for a in axes)
+
+
+def tolerance(case, inputs, dtype):
+    """Sums of n terms: rtol and atol grow with sqrt(n), atol in proportion to sum |x| of each output."""
+    x = np.asarray(inputs[0]).astype(np.float64)
+    axis, keepdims = case.kwargs.get("axis"), case.kwargs.get("keepdims", False)
+    n = int(np.prod([x.shape[a] for a in reduced_axes(x.ndim, axis)], dtype=np.int64)) if x.ndim else 1
+    with np.errstate(all="ignore"):
+        magnitude = np.sum(np.abs(x), axis=axis, keepdims=keepdims)
+    return {"reduce_len": max(n, 1), "magnitude": magnitude}
+
+
+def _attrs(axis, keepdims=False):
+    return (("axis", axis), ("keepdims", keepdims))
+
+
+# (shape, [axis, ...]); each runs with keepdims False and True, in every applicable input layout.
+AXES = [
+    ((), [None, ()]),
+    ((1,), [None, 0, -1]),
+    ((0,), [None, 0]),
+    ((3, 0, 4), [1, (0, 2), None, ()]),  # an empty reduced axis gives zeros
+    ((33, 65), [0, 1, -1, None, (), (0, 1), (1, 0)]),
+    ((5, 7, 9), [0, 1, 2, (0, 2), (-1, -3), (1, 2), None]),
+    ((2, 3, 4, 5), [(1, 3), (0, 2, 3), -2]),
+    ((2, 1, 3, 1, 2, 2, 1, 2), [(0, 2, 4, 6), (1, 3), None]),  # 8-D
+] + [((n,), [None]) for n in testing.SIZES] + [((3, n), [-1, 0]) for n in (31, 1025, 4097)]
+
+
+def _axis_cases():
+    out = []
+    for shape, axes in AXES:
+        for axis in axes:
+            for keepdims in (False, True):
+                out += testing.shape_cases([shape], attrs_list=[_attrs(axis, keepdims)])
+    return out
+
+
+CASES = (
+    _axis_cases()
+    + [Case(shapes=((5, 7, 9),), layouts=(lay,), out=o, attrs=_attrs(1, k)) for lay in ("contiguous", "transposed")
+       for o in testing.OUT_LAYOUTS for k in (False, True)]
+    + [Case(shapes=((33, 65),), out=o, attrs=_attrs(0)) for o in ("contiguous", "sliced")]
+    + [Case(shapes=((64, 33),), fill="uniform", attrs=_attrs(a)) for a in (-1, 0, None)]
+    + [
+        Case(shapes=((4_000_000,),), fill="uniform", attrs=_attrs(None)),
+        Case(shapes=((2048, 2048),), attrs=_attrs(-1)),
+        Case(shapes=((2048, 2048),), attrs=_attrs(0)),
+        Case(shapes=((1024, 4096),), layouts=("transposed",), attrs=_attrs(1, True), dtypes=("float32", "bfloat16")),
+        Case(shapes=((64 << 20,),), fill="uniform", attrs=_attrs(None), device_only=True, dtypes=("float32", "float16")),
+        Case(shapes=((8192, 8192),), attrs=_attrs(-1), device_only=True, dtypes=("float32",)),
+    ]
+)
+
+# Benchmark shapes: a 256M-element full sum and last-axis sums. Only the f32 256M sum and 4096x4096 f32
+# exceed the ~60 MB L2 alone; the benchmark must flush L2 (or rotate buffers) for the smaller ones.
+BENCH_CASES = [BenchCase(shapes=((256 << 20,),), dtype=d, attrs=(("axis", None),)) for d in ("float32", "float16", "bfloat16")] + [
+    BenchCase(shapes=(s,), dtype=d, attrs=(("axis", -1),))
+    for s in ((4096, 4096), (32768, 1024), (65536, 128)) for d in ("float32", "float16", "bfloat16")
+]
+
+
+def bytes_moved(case: BenchCase) -> int:
+    """x read once, y written once."""
+    shape = case.shapes[0]
+    axes = reduced_axes(len(shape), case.kwargs.get("axis"))
+    out = int(np.prod([n for d, n in enumerate(shape) if d not in axes], dtype=np.int64))
+    return (case.numel + out) * testing.np_dtype(case.dtype).itemsize

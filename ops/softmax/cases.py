@@ -1,0 +1,119 @@
+"""softmax and log_softmax cases: correctness (CASES, reference, tolerance) and benchmark shapes
+(BENCH_CASES, bytes_moved), shared by test_softmax.py, tools/run_ops and the benchmark.
+The attribute `log` picks log_softmax."""
+
+import numpy as np
+
+import operator_runtime as oprt
+from operator_runtime import testing
+from operator_runtime.testing import BenchCase, Case
+
+NAME = "softmax"
+
+
+def op(x, out=None, axis=-1, log=False):
+    return (oprt.log_softmax if log else oprt.softmax)(x, axis=axis, out=out)
+
+
+def _stats(x, axis):
+    """(x - max, exp(x - max), sum(exp(x - max))) along axis, float64, torch's special values."""
+    m = np.max(x, axis=axis, keepdims=True)  # NaN if the slice has a NaN
+    shifted = x - m  # -inf - -inf (an all -inf slice) and inf - inf are NaN
+    e = np.exp(shifted)
+    return shifted, e, np.sum(e, axis=axis, keepdims=True)
+
+
+def reference(x, axis=-1, log=False):
+    """softmax = exp(x - max) / sum(exp(x - max)); log_softmax = x - max - log(sum(exp(x - max))).
+    A 0-d x is a slice of one element (axis 0 or -1)."""
+    x = np.asarray(x, dtype=np.float64)
+    if x.ndim == 0:
+        return reference(x.reshape(1), 0, log).reshape(())
+    if x.size == 0:
+        return x.copy()
+    with np.errstate(all="ignore"):
+        shifted, e, s = _stats(x, axis)
+        return shifted - np.log(s) if log else e / s
+
+
+def torch_reference(x, axis=-1, log=False):
+    import torch
+
+    return (torch.log_softmax if log else torch.softmax)(x, dim=axis)
+
+
+def tolerance(case, inputs, dtype):
+    """Each output depends on a sum over its slice: rtol grows with sqrt(slice length). log_softmax
+    subtracts two rounded terms, so its atol grows with |x - max| + |log(sum)| (the cancellation)."""
+    x = np.asarray(inputs[0]).astype(np.float64)
+    axis = case.kwargs.get("axis", -1)
+    n = x.shape[axis] if x.ndim else 1
+    if not case.kwargs.get("log") or x.size == 0:
+        return {"reduce_len": n}
+    xs = x.reshape(1) if x.ndim == 0 else x
+    with np.errstate(all="ignore"):
+        shifted, _, s = _stats(xs, axis if x.ndim else 0)
+        magnitude = np.abs(shifted) + np.abs(np.log(s)) + 1.0
+    magnitude = np.nan_to_num(magnitude, nan=0.0, posinf=0.0).reshape(x.shape)  # only at non-finite results
+    return {"reduce_len": n, "magnitude": magnitude}
+
+
+def _attrs(axis, log):
+    return (("axis", axis), ("log", log))
+
+
+SCALE = 3.0  # spread of the logits: some exp() terms are tiny
+LOGS = (False, True)
+
+# (shape, axes): every case runs as softmax and log_softmax in every applicable input layout.
+AXES = [
+    ((), [0, -1]),
+    ((0,), [-1]),
+    ((3, 0), [0, 1]),  # an empty slice / no slices
+    ((7, 1), [-1, 0]),
+    ((33, 65), [-1, 0]),
+    ((5, 7, 9), [0, 1, 2, -1, -2, -3]),  # every axis of a 3-D tensor
+    ((2, 3, 4, 5), [1, -1]),
+    ((2, 1, 3, 1, 2, 2, 1, 2), [2, -1]),
+] + [((n,), [-1]) for n in testing.SIZES] + [((3, n), [-1]) for n in (31, 1023, 1024, 1025, 4097)]
+
+
+def _axis_cases():
+    out = []
+    for shape, axes in AXES:
+        for axis in axes:
+            out += testing.shape_cases([shape], attrs_list=[_attrs(axis, log) for log in LOGS], scale=SCALE)
+    return out
+
+
+CASES = (
+    _axis_cases()
+    + [Case(shapes=((33, 65),), layouts=(lay,), out=o, attrs=_attrs(a, log), scale=SCALE)
+       for lay in ("contiguous", "transposed") for o in testing.OUT_LAYOUTS for a in (-1, 0) for log in LOGS]
+    + [Case(shapes=((33, 65),), out=0, attrs=_attrs(-1, log), scale=SCALE) for log in LOGS]
+    + [Case(shapes=((33, 65),), layouts=("transposed",), out=0, attrs=_attrs(-1, log), scale=SCALE) for log in LOGS]
+    + [Case(shapes=((5, 7, 9),), layouts=("sliced",), out=0, attrs=_attrs(1, log), scale=SCALE) for log in LOGS]
+    + [Case(shapes=((64, 33),), layouts=(lay,), fill="specials", attrs=_attrs(a, log), scale=SCALE)
+       for lay in ("contiguous", "transposed") for a in (-1, 0) for log in LOGS]
+    + [  # long rows and big inputs
+        Case(shapes=((2, 262144),), attrs=_attrs(-1, log), scale=SCALE) for log in LOGS
+    ] + [
+        Case(shapes=((1024, 4096),), attrs=_attrs(-1, False), scale=SCALE),
+        Case(shapes=((4096, 1024),), attrs=_attrs(0, True), scale=SCALE, dtypes=("float32", "float16")),
+        Case(shapes=((16, 262144),), attrs=_attrs(-1, False), scale=SCALE, device_only=True),
+        Case(shapes=((16, 262144),), attrs=_attrs(-1, True), scale=SCALE, device_only=True),
+        Case(shapes=((4, 1 << 20),), attrs=_attrs(-1, False), scale=SCALE, device_only=True, dtypes=("float32", "bfloat16")),
+        Case(shapes=((8192, 8192),), attrs=_attrs(-1, False), scale=SCALE, device_only=True, dtypes=("float16",)),
+    ]
+)
+
+# Benchmark shapes (softmax over the last axis). 4096x4096 in f16/bf16 (32 MB) fits the ~60 MB L2: the
+# benchmark must flush L2 (or rotate buffers) between iterations for it.
+BENCH_CASES = [BenchCase(shapes=(s,), dtype=d, attrs=(("axis", -1),))
+               for s in ((4096, 4096), (8192, 8192), (32768, 1024), (128, 131072), (16, 262144))
+               for d in ("float16", "bfloat16", "float32")]
+
+
+def bytes_moved(case: BenchCase) -> int:
+    """x read once, y written once (what a single-pass kernel moves)."""
+    return 2 * case.numel * testing.np_dtype(case.dtype).itemsize
