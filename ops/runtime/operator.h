@@ -36,10 +36,15 @@ class KernelTable {
   const K *kernels_[OPRT_BACKEND_COUNT] = {};
 };
 
+// Live descriptors, so a destroyed (or never created) one is reported, not read after free.
+void register_descriptor(const void *desc);
+bool unregister_descriptor(const void *desc);  // false if it was not live
+bool is_live_descriptor(const void *desc);
+
 template <class PlanT, class K>
 struct Descriptor {
   using Plan = PlanT;
-  const KernelTable<K> *table;  // identifies the operator; nullptr once destroyed
+  const KernelTable<K> *table;  // identifies the operator
   oprt_backend_t backend;
   size_t workspace_bytes;
   const K *kernel;
@@ -62,6 +67,7 @@ oprt_status_t create_descriptor(const KernelTable<K> &table, const typename Desc
   desc->kernel = kernel;
   desc->plan = plan;
   desc->workspace_bytes = kernel->workspace_bytes(plan);
+  register_descriptor(desc);
   *out = desc;
   return OPRT_STATUS_SUCCESS;
 }
@@ -69,9 +75,11 @@ oprt_status_t create_descriptor(const KernelTable<K> &table, const typename Desc
 template <class Desc, class K>
 oprt_status_t check_descriptor(const Desc *desc, const KernelTable<K> &table) {
   if (desc == nullptr) return fail(OPRT_STATUS_BAD_DESCRIPTOR, "%s descriptor is NULL", table.op_name);
+  if (!is_live_descriptor(desc)) {
+    return fail(OPRT_STATUS_BAD_DESCRIPTOR, "not a live %s descriptor (destroyed, or never created)", table.op_name);
+  }
   if (desc->table != &table) {
-    return fail(OPRT_STATUS_BAD_DESCRIPTOR, "not a live %s descriptor (destroyed, or of another operator)",
-                table.op_name);
+    return fail(OPRT_STATUS_BAD_DESCRIPTOR, "descriptor of %s passed to %s", desc->table->op_name, table.op_name);
   }
   return OPRT_STATUS_SUCCESS;
 }
@@ -103,7 +111,7 @@ template <class Desc, class K>
 oprt_status_t destroy_descriptor(Desc *desc, const KernelTable<K> &table) {
   clear_error();
   OPRT_RETURN_IF_ERROR(check_descriptor(desc, table));
-  desc->table = nullptr;
+  unregister_descriptor(desc);
   delete desc;
   return OPRT_STATUS_SUCCESS;
 }
