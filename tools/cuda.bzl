@@ -14,11 +14,11 @@ def _local_cuda_impl(rctx):
         candidates.append(rctx.os.environ["CUDA_PATH"])
     nvcc_on_path = rctx.which("nvcc")
     if nvcc_on_path:
-        candidates.append(str(nvcc_on_path.dirname.dirname))
+        candidates.append(str(nvcc_on_path.realpath.dirname.dirname))  # through /usr/local/bin symlinks
     candidates.append("/usr/local/cuda")
     root = None
     for candidate in candidates:
-        if rctx.path(candidate + "/bin/nvcc").exists:
+        if rctx.path(candidate + "/bin/nvcc").exists and rctx.path(candidate + "/include/cuda_runtime.h").exists:
             root = str(rctx.path(candidate).realpath)
             break
     if root == None:

@@ -42,7 +42,7 @@ def oprt_operator(name, srcs, hdrs, deps = [], cuda_deps = [], test_srcs = None,
         maca_library(
             name = name + "_metax",
             srcs = maca_srcs,
-            hdrs = native.glob(["nvidia/*.cuh"]),
+            hdrs = native.glob(["nvidia/*.cuh", "nvidia/*.cu"]),
             deps = [":%s_interface" % name, "//ops/common/nvidia:device"] + cuda_deps,
             alwayslink = True,
             target_compatible_with = _only_with("//tools:metax_backend"),

@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "operator_runtime/api.h"
+#include "ops/common/host_device.h"
 #include "ops/runtime/layout.h"
 
 namespace oprt {
@@ -27,6 +28,26 @@ struct ElementwisePlan {
   Layout out;
   Layout in[kMaxElementwiseInputs];
 };
+
+// y = x. Backends run it on same-size unsigned integers, so every bit pattern (NaN payloads too)
+// survives; copy and the gather/scatter steps of other ops' strided paths use it.
+struct CopyFunctor {
+  static constexpr int kArity = 1;
+  template <class C>
+  OPRT_HOST_DEVICE C operator()(C x) const {
+    return x;
+  }
+};
+
+// Calls f(Bits{}) with Bits the unsigned integer of dtype's size: how copies move elements.
+template <class F>
+auto dispatch_bits(oprt_dtype_t dtype, F &&f) {
+  switch (oprt_dtype_size(dtype)) {
+    case 2: return f(uint16_t{});
+    case 8: return f(uint64_t{});
+    default: return f(uint32_t{});  // f32 (dtypes are validated before any kernel runs)
+  }
+}
 
 // Validates (layouts, one dtype, inputs broadcast to the output, output not self-overlapping) and plans.
 oprt_status_t make_elementwise_plan(const Layout *out, const char *out_name, const Layout *const *inputs,

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include "operator_runtime/api.h"
 
@@ -81,6 +82,15 @@ inline float load(const float16 *p) { return to_float(*p); }
 inline float load(const bfloat16 *p) { return to_float(*p); }
 inline float load(const float *p) { return *p; }
 inline double load(const double *p) { return *p; }
+// Raw bits (copies): no conversion.
+template <class Bits, class = std::enable_if_t<std::is_unsigned_v<Bits>>>
+inline Bits load(const Bits *p) {
+  return *p;
+}
+template <class Bits, class = std::enable_if_t<std::is_unsigned_v<Bits>>>
+inline void store(Bits *p, Bits v) {
+  *p = v;
+}
 template <class C>
 inline void store(float16 *p, C v) { *p = to_float16(static_cast<float>(v)); }
 template <class C>

@@ -47,12 +47,22 @@ using LaneMask = uint32_t;
 #endif
 constexpr LaneMask kFullLaneMask = ~LaneMask(0);
 
+// The backend these kernels register as: the same sources build the NVIDIA and the MetaX backend.
+#if defined(__MACACC__)
+constexpr oprt_backend_t kBackend = OPRT_BACKEND_METAX;
+#else
+constexpr oprt_backend_t kBackend = OPRT_BACKEND_NVIDIA;
+#endif
+
 inline Stream to_stream(oprt_stream_t stream) { return static_cast<Stream>(stream); }
 
 // Maps a runtime error to OUT_OF_MEMORY or DEVICE_ERROR with the runtime's message; `what` names
 // the failed step ("launching softmax", "cudaMalloc of 1024 bytes", ...).
 inline oprt_status_t check(Error error, const char *what) {
   if (error == OPRT_GPU(Success)) return OPRT_STATUS_SUCCESS;
+  // The runtime also keeps the error as the thread's "last error"; clear it (unless it is sticky) so
+  // that the launch check of a later, unrelated kernel does not report it again.
+  OPRT_GPU(GetLastError)();
   const oprt_status_t status =
       error == OPRT_GPU(ErrorMemoryAllocation) ? OPRT_STATUS_OUT_OF_MEMORY : OPRT_STATUS_DEVICE_ERROR;
   return fail(status, "%s failed: %s (%s)", what, OPRT_GPU(GetErrorString)(error), OPRT_GPU(GetErrorName)(error));
@@ -102,7 +112,7 @@ oprt_status_t full_wave_blocks(int64_t *blocks) {
   static std::once_flag once;
   std::call_once(once, [] { error = OPRT_GPU(OccupancyMaxActiveBlocksPerMultiprocessor)(&per_sm, kKernel, kThreads, 0); });
   OPRT_RETURN_IF_ERROR(check(error, "querying kernel occupancy"));
-  DeviceLimits limits;
+  DeviceLimits limits = {};
   OPRT_RETURN_IF_ERROR(device_limits(&limits));
   *blocks = static_cast<int64_t>(limits.sm_count) * (per_sm > 0 ? per_sm : 1);
   return OPRT_STATUS_SUCCESS;

@@ -1,0 +1,136 @@
+// Warp- and block-level reductions in the compute type, for reduce_sum and softmax, and the host
+// helpers both use to size their launches.
+// Results are deterministic: a butterfly of shuffles leaves the same bits in every lane (the ops are
+// commutative), and a block combines its warps' results in warp order.
+#ifndef OPS_COMMON_NVIDIA_REDUCE_CUH_
+#define OPS_COMMON_NVIDIA_REDUCE_CUH_
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "ops/common/nvidia/runtime_api.h"
+
+namespace oprt::gpu {
+
+struct SumOp {
+  template <class C>
+  __device__ __forceinline__ C operator()(C a, C b) const {
+    return a + b;
+  }
+};
+
+// Maximum that propagates NaN, as torch's max does (fmax would drop it).
+struct MaxOp {
+  template <class C>
+  __device__ __forceinline__ C operator()(C a, C b) const {
+    return (a > b || a != a) ? a : b;
+  }
+};
+
+// __shfl_xor_sync for any trivially copyable value (e.g. a struct of two floats), moved 32 bits at a time.
+template <class V>
+__device__ __forceinline__ V shuffle_xor(V value, int lane_mask, int width) {
+  if constexpr (std::is_arithmetic_v<V>) {
+    return __shfl_xor_sync(kFullLaneMask, value, lane_mask, width);
+  } else {
+    static_assert(sizeof(V) % sizeof(int) == 0, "shuffled values must be whole 32-bit words");
+    int words[sizeof(V) / sizeof(int)];
+    memcpy(words, &value, sizeof(V));
+#pragma unroll
+    for (int &word : words) word = __shfl_xor_sync(kFullLaneMask, word, lane_mask, width);
+    memcpy(&value, words, sizeof(V));
+    return value;
+  }
+}
+
+// Reduces `value` over each aligned group of `width` lanes (a power of two <= kWarpSize); every lane
+// of a group gets the group's result. All lanes of the warp must call it.
+template <class V, class Op>
+__device__ __forceinline__ V warp_reduce(V value, Op op, int width = kWarpSize) {
+  for (int offset = width / 2; offset > 0; offset /= 2) value = op(value, shuffle_xor(value, offset, width));
+  return value;
+}
+
+// Reduces over the lanes of a warp that share lane % stride (stride a power of two <= kWarpSize): the
+// complement of warp_reduce's groups. Every lane gets its class's result.
+template <class V, class Op>
+__device__ __forceinline__ V warp_reduce_strided(V value, Op op, int stride) {
+  for (int offset = kWarpSize / 2; offset >= stride; offset /= 2) value = op(value, shuffle_xor(value, offset, kWarpSize));
+  return value;
+}
+
+// Reduces `value` over a block of kThreads threads; every thread gets the result. All threads must
+// call it. The leading barrier lets a kernel call it again (e.g. once per row) on the same slots.
+template <int kThreads, class V, class Op>
+__device__ __forceinline__ V block_reduce(V value, Op op) {
+  static_assert(kThreads % kWarpSize == 0, "blocks are whole warps");
+  constexpr int kWarps = kThreads / kWarpSize;
+  __shared__ V warp_results[kWarps];
+  value = warp_reduce(value, op);
+  if constexpr (kWarps == 1) return value;
+  __syncthreads();
+  if (threadIdx.x % kWarpSize == 0) warp_results[threadIdx.x / kWarpSize] = value;
+  __syncthreads();
+  value = warp_results[0];
+#pragma unroll
+  for (int w = 1; w < kWarps; ++w) value = op(value, warp_results[w]);
+  return value;
+}
+
+// A grid of kThreads-thread blocks seen as groups of `width` lanes (a power of two <= kWarpSize), each
+// group taking one row per step: for (first = first_row; first < rows; first += step) row = first + group.
+// All groups of a warp step together, so every lane reaches the warp's shuffles even past the last row.
+template <int kThreads>
+struct RowGroups {
+  int lane;   // within the group
+  int group;  // within the warp
+  int64_t first_row, step;
+  __device__ __forceinline__ explicit RowGroups(int width) {
+    const int64_t thread = static_cast<int64_t>(blockIdx.x) * kThreads + threadIdx.x;
+    lane = threadIdx.x % width;
+    group = threadIdx.x % kWarpSize / width;
+    first_row = thread / kWarpSize * (kWarpSize / width);
+    step = static_cast<int64_t>(gridDim.x) * (kThreads / width);
+  }
+};
+
+// ---- Host helpers sizing reduction launches ----
+
+inline int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+// Smallest power of two >= n, at most a warp: the group width for n items.
+inline int group_width(int64_t n) {
+  int width = 1;
+  while (width < n && width < kWarpSize) width *= 2;
+  return width;
+}
+
+// Grid of a grid-stride kernel with `tasks` block-sized tasks: at most a few waves, so blocks stay
+// busy without millions of tiny blocks.
+inline unsigned grid_for(int64_t tasks, int64_t wave) { return static_cast<unsigned>(std::min(tasks, 8 * wave)); }
+
+// Parts to split each of `tasks` tasks into so that about one wave of blocks is busy (1: do not
+// split); tasks that already fill half a wave are not split.
+inline int64_t choose_splits(int64_t tasks, int64_t wave, int64_t max_splits) {
+  if (max_splits <= 1 || tasks * 2 > wave) return 1;
+  return std::min(max_splits, wave / tasks);
+}
+
+// Workspace parts start at multiples of kWorkspaceAlignment, for 128-bit (and wider) access. The
+// caller's workspace may start anywhere, so kernels align its base up and ask for that much slack.
+constexpr size_t kWorkspaceAlignment = 256;
+
+inline size_t align_up(size_t bytes) { return (bytes + kWorkspaceAlignment - 1) / kWorkspaceAlignment * kWorkspaceAlignment; }
+
+inline size_t with_alignment_slack(size_t bytes) { return bytes == 0 ? 0 : bytes + kWorkspaceAlignment - 1; }
+
+inline char *aligned_workspace(void *workspace) {
+  const uintptr_t address = reinterpret_cast<uintptr_t>(workspace);
+  return reinterpret_cast<char *>(align_up(static_cast<size_t>(address)));
+}
+
+}  // namespace oprt::gpu
+
+#endif  // OPS_COMMON_NVIDIA_REDUCE_CUH_

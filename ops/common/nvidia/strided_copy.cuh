@@ -1,0 +1,35 @@
+// Copying between any two layouts of the same shape on the device: copy's kernel, and the gather /
+// scatter that reduce_sum and softmax use to pass non-contiguous tensors through a dense buffer.
+#ifndef OPS_COMMON_NVIDIA_STRIDED_COPY_CUH_
+#define OPS_COMMON_NVIDIA_STRIDED_COPY_CUH_
+
+#include <cstdint>
+
+#include "ops/common/elementwise.h"
+#include "ops/common/nvidia/elementwise.cuh"
+
+namespace oprt::gpu {
+
+// Elements move as unsigned integers of their size, so every bit pattern survives (a round trip
+// through f32 would canonicalize NaN payloads).
+inline oprt_status_t launch_copy(const ElementwisePlan &plan, void *y, const void *x, oprt_stream_t stream) {
+  return dispatch_bits(plan.dtype, [&](auto bits) {
+    using Bits = decltype(bits);
+    return launch_elementwise_as(plan, CopyFunctor{}, static_cast<Bits *>(y), static_cast<const Bits *>(x),
+                                 static_cast<const Bits *>(nullptr), stream);
+  });
+}
+
+// Copies the tensor `in` (data at in_data) into `out` (at out_data): same shape, any strides.
+inline oprt_status_t launch_strided_copy(const Layout &out, void *out_data, const Layout &in, const void *in_data,
+                                         oprt_stream_t stream) {
+  ElementwisePlan plan = {};
+  const Layout *inputs[] = {&in};
+  const char *const names[] = {"source"};
+  OPRT_RETURN_IF_ERROR(make_elementwise_plan(&out, "destination", inputs, names, 1, &plan));
+  return launch_copy(plan, out_data, in_data, stream);
+}
+
+}  // namespace oprt::gpu
+
+#endif  // OPS_COMMON_NVIDIA_STRIDED_COPY_CUH_

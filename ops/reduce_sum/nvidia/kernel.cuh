@@ -1,0 +1,366 @@
+// reduce_sum on the device. Sums accumulate in the compute type (f32 for half types, f64 for f64)
+// and never use atomics: every sum is formed in a fixed order, so results repeat run to run.
+//
+// A dense plan is x = [outer, reduce, inner] -> y = [outer, inner]:
+//   - reduce == 0 writes zeros, reduce == 1 copies x.
+//   - inner == 1 sums rows. Rows up to kGroupRowMax elements get a group of up to one warp each
+//     (narrower groups for short rows, so each thread still loads several packs); longer rows get a
+//     block each. When there are too few rows to fill the device (outer == 1 with 256M elements),
+//     each row is cut into `splits` parts, one block each, whose sums land in the workspace as
+//     [outer, splits] and are then summed as rows again.
+//   - inner > 1 sums columns: threads run along inner (coalesced, one pack of columns each) and a
+//     block's rows of threads split the reduced axis, combined through shared memory. Too few
+//     columns to fill the device split the reduced axis across blocks as well, through workspace
+//     partials [outer, splits, inner] summed as columns again.
+// A non-dense plan is gathered (a strided copy) into the workspace as [kept dims..., reduced dims...],
+// summed as rows, and scattered into y through y's strides when y is not contiguous.
+#ifndef OPS_REDUCE_SUM_NVIDIA_KERNEL_CUH_
+#define OPS_REDUCE_SUM_NVIDIA_KERNEL_CUH_
+
+#include <algorithm>
+#include <cstdint>
+
+#include "ops/common/nvidia/dtype.cuh"
+#include "ops/common/nvidia/reduce.cuh"
+#include "ops/common/nvidia/runtime_api.h"
+#include "ops/common/nvidia/strided_copy.cuh"
+#include "ops/reduce_sum/reduce_sum.h"
+
+namespace oprt::gpu {
+namespace reduce_sum_detail {
+
+constexpr int kThreads = 256;
+constexpr int kUnroll = 4;                 // packs a thread loads before it adds any
+constexpr int64_t kGroupRowMax = 2048;     // longest row summed by a warp (or part of one)
+constexpr int64_t kMinRowSplit = 2048;     // shortest part of a split row, in elements
+constexpr int64_t kMinColumnSplit = 64;    // fewest rows in one part of a split column
+constexpr int64_t kMaxSplits = 2048;       // parts of one row/column: about a wave of blocks at most
+constexpr int64_t kMaxPartials = 1 << 20;  // partial sums the workspace holds at most
+
+// ---- Device side ----
+
+// This thread's share of the sum of row[0, n) among `threads` cooperating threads: a scalar head up
+// to the first 16-byte boundary, then 128-bit packs (kUnroll in flight), then a scalar tail. The
+// split depends only on the row's address and length, so the sum's order is fixed.
+template <class C, class In>
+__device__ __forceinline__ C thread_partial_sum(const In *row, int64_t n, int thread, int threads) {
+  constexpr int P = kPackSize<In>;
+  using Vec = Pack<In, P>;
+  C sum = 0;
+  const int64_t misalignment = reinterpret_cast<uintptr_t>(row) % kVectorBytes / sizeof(In);
+  const int64_t head = misalignment == 0 ? 0 : std::min<int64_t>(n, P - misalignment);
+  for (int64_t i = thread; i < head; i += threads) sum += convert<C>(row[i]);
+  const Vec *packs = reinterpret_cast<const Vec *>(row + head);
+  const int64_t pack_count = (n - head) / P;
+  for (int64_t first = thread; first < pack_count; first += static_cast<int64_t>(threads) * kUnroll) {
+    Vec v[kUnroll];
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) {
+      if (first + u * threads < pack_count) v[u] = packs[first + u * threads];
+    }
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) {
+      if (first + u * threads < pack_count) {
+#pragma unroll
+        for (int k = 0; k < P; ++k) sum += convert<C>(v[u].v[k]);
+      }
+    }
+  }
+  for (int64_t i = head + pack_count * P + thread; i < n; i += threads) sum += convert<C>(row[i]);
+  return sum;
+}
+
+// y[r] = sum of row r of x ([rows, length]), one group of `width` lanes (a power of two <= warp) per row.
+template <class In, class Out>
+__global__ void __launch_bounds__(kThreads)
+    sum_rows_by_group(const In *x, Out *y, int64_t rows, int64_t length, int width) {
+  using C = ComputeType<In>;
+  const RowGroups<kThreads> groups(width);
+  for (int64_t first = groups.first_row; first < rows; first += groups.step) {
+    const int64_t row = first + groups.group;
+    C sum = row < rows ? thread_partial_sum<C>(x + row * length, length, groups.lane, width) : C(0);
+    sum = warp_reduce(sum, SumOp{}, width);
+    if (row < rows && groups.lane == 0) y[row] = convert<Out>(sum);
+  }
+}
+
+// y[r * splits + s] = sum of part s (elements [s * chunk, (s + 1) * chunk)) of row r, one block per part.
+template <class In, class Out>
+__global__ void __launch_bounds__(kThreads)
+    sum_rows_by_block(const In *x, Out *y, int64_t rows, int64_t length, int64_t splits, int64_t chunk) {
+  using C = ComputeType<In>;
+  for (int64_t task = blockIdx.x; task < rows * splits; task += gridDim.x) {
+    const int64_t row = task / splits, begin = task % splits * chunk;
+    const int64_t count = std::max<int64_t>(0, std::min(chunk, length - begin));
+    C sum = thread_partial_sum<C>(x + row * length + begin, count, threadIdx.x, kThreads);
+    sum = block_reduce<kThreads>(sum, SumOp{});
+    if (threadIdx.x == 0) y[task] = convert<Out>(sum);
+  }
+}
+
+// y[o, s, i] = sum over rows r of part s ([s * chunk, (s + 1) * chunk)) of x[o, r, i], x being
+// [outer, reduce, inner]. A block is `width` threads along inner, each owning V adjacent columns
+// (V > 1 only when inner % V == 0 and x is aligned), times kThreads / width threads along the rows.
+template <class In, class Out, int V>
+__global__ void __launch_bounds__(kThreads)
+    sum_columns(const In *x, Out *y, int64_t outer, int64_t reduce, int64_t inner, int64_t splits, int64_t chunk,
+                int width) {
+  using C = ComputeType<In>;
+  using Vec = Pack<In, V>;
+  __shared__ C partial[kThreads * V];
+  const int tx = threadIdx.x % width, ty = threadIdx.x / width, height = kThreads / width;
+  const int64_t tiles = (inner + static_cast<int64_t>(width) * V - 1) / (static_cast<int64_t>(width) * V);
+  for (int64_t task = blockIdx.x; task < outer * tiles * splits; task += gridDim.x) {
+    const int64_t part = task % splits, tile = task / splits % tiles, o = task / splits / tiles;
+    const int64_t column = (tile * width + tx) * V;
+    const int64_t begin = part * chunk, end = std::min(reduce, begin + chunk);
+    C sum[V] = {};
+    if (column < inner) {
+      const In *base = x + o * reduce * inner + column;
+      for (int64_t first = begin + ty; first < end; first += static_cast<int64_t>(height) * kUnroll) {
+        Vec v[kUnroll];
+#pragma unroll
+        for (int u = 0; u < kUnroll; ++u) {
+          if (first + u * height < end) v[u] = *reinterpret_cast<const Vec *>(base + (first + u * height) * inner);
+        }
+#pragma unroll
+        for (int u = 0; u < kUnroll; ++u) {
+          if (first + u * height < end) {
+#pragma unroll
+            for (int k = 0; k < V; ++k) sum[k] += convert<C>(v[u].v[k]);
+          }
+        }
+      }
+    }
+    // Combine the block's rows of threads, in row order.
+    __syncthreads();  // the previous task's readers are done with `partial`
+#pragma unroll
+    for (int k = 0; k < V; ++k) partial[threadIdx.x * V + k] = sum[k];
+    __syncthreads();
+    if (ty == 0 && column < inner) {
+#pragma unroll
+      for (int k = 0; k < V; ++k) {
+        C total = partial[tx * V + k];
+        for (int h = 1; h < height; ++h) total += partial[(h * width + tx) * V + k];
+        y[(o * splits + part) * inner + column + k] = convert<Out>(total);
+      }
+    }
+  }
+}
+
+// ---- Host side ----
+
+// Most parts a row of `length` may be split into with `rows` rows (1: never split). Depends only on
+// the shape, so the workspace size does not depend on the device.
+inline int64_t max_row_splits(int64_t rows, int64_t length) {
+  if (rows == 0 || length <= kGroupRowMax) return 1;
+  return std::max<int64_t>(1, std::min({kMaxSplits, length / kMinRowSplit, kMaxPartials / rows}));
+}
+
+inline int64_t max_column_splits(int64_t outer, int64_t reduce, int64_t inner) {
+  if (outer * inner == 0) return 1;
+  return std::max<int64_t>(1, std::min({kMaxSplits, reduce / kMinColumnSplit, kMaxPartials / (outer * inner)}));
+}
+
+// y (Out) = sums of x's rows ([rows, length], In), written to y[row * splits + part].
+template <class In, class Out>
+oprt_status_t launch_rows(const In *x, Out *y, int64_t rows, int64_t length, int64_t splits, int64_t chunk,
+                          oprt_stream_t stream) {
+  if (splits == 1 && length <= kGroupRowMax) {
+    // Narrow groups for short rows, so each thread has about kUnroll packs to load.
+    const int width = group_width(ceil_div(length, int64_t{kPackSize<In>} * kUnroll));
+    constexpr auto kernel = sum_rows_by_group<In, Out>;
+    int64_t wave = 0;
+    OPRT_RETURN_IF_ERROR((full_wave_blocks<kernel, kThreads>(&wave)));
+    const unsigned blocks = grid_for(ceil_div(rows, kThreads / width), wave);
+    kernel<<<blocks, kThreads, 0, to_stream(stream)>>>(x, y, rows, length, width);
+    return check_launch("launching reduce_sum's row kernel");
+  }
+  constexpr auto kernel = sum_rows_by_block<In, Out>;
+  int64_t wave = 0;
+  OPRT_RETURN_IF_ERROR((full_wave_blocks<kernel, kThreads>(&wave)));
+  kernel<<<grid_for(rows * splits, wave), kThreads, 0, to_stream(stream)>>>(x, y, rows, length, splits, chunk);
+  return check_launch("launching reduce_sum's row kernel");
+}
+
+// y[r] = sum of row r of x ([rows, length], length >= 2); `partials` holds max_row_splits(rows, length)
+// compute-type values.
+template <class T>
+oprt_status_t sum_rows(const T *x, T *y, int64_t rows, int64_t length, void *partials, oprt_stream_t stream) {
+  using C = ComputeType<T>;
+  int64_t wave = 0;
+  OPRT_RETURN_IF_ERROR((full_wave_blocks<sum_rows_by_block<T, C>, kThreads>(&wave)));
+  const int64_t splits = choose_splits(rows, wave, max_row_splits(rows, length));
+  if (splits == 1) return launch_rows(x, y, rows, length, 1, length, stream);
+  // Parts are whole packs, so each part of an aligned row starts aligned.
+  const int64_t chunk = ceil_div(ceil_div(length, splits), kPackSize<T>) * kPackSize<T>;
+  C *sums = static_cast<C *>(partials);
+  OPRT_RETURN_IF_ERROR(launch_rows(x, sums, rows, length, splits, chunk, stream));
+  return launch_rows(static_cast<const C *>(sums), y, rows, splits, 1, splits, stream);
+}
+
+// How sum_columns covers `inner` columns: packs of columns when every pack is aligned, and a block
+// width of the fewest lanes (up to a warp) that spans them.
+struct ColumnTiling {
+  bool packed;
+  int width;
+  int64_t tiles;  // blocks across inner
+};
+
+template <class In>
+ColumnTiling column_tiling(const In *x, int64_t inner) {
+  const bool packed = inner % kPackSize<In> == 0 && is_aligned(x, kVectorBytes);
+  const int64_t columns_per_thread = packed ? kPackSize<In> : 1;
+  const int width = group_width(ceil_div(inner, columns_per_thread));
+  return {packed, width, ceil_div(inner, width * columns_per_thread)};
+}
+
+template <class In, class Out>
+oprt_status_t launch_columns(const In *x, Out *y, int64_t outer, int64_t reduce, int64_t inner, int64_t splits,
+                             oprt_stream_t stream) {
+  const ColumnTiling tiling = column_tiling(x, inner);
+  const int64_t tasks = outer * tiling.tiles * splits, chunk = ceil_div(reduce, splits);
+  int64_t wave = 0;
+  if (tiling.packed) {
+    constexpr auto kernel = sum_columns<In, Out, kPackSize<In>>;
+    OPRT_RETURN_IF_ERROR((full_wave_blocks<kernel, kThreads>(&wave)));
+    kernel<<<grid_for(tasks, wave), kThreads, 0, to_stream(stream)>>>(x, y, outer, reduce, inner, splits, chunk,
+                                                                      tiling.width);
+  } else {
+    constexpr auto kernel = sum_columns<In, Out, 1>;
+    OPRT_RETURN_IF_ERROR((full_wave_blocks<kernel, kThreads>(&wave)));
+    kernel<<<grid_for(tasks, wave), kThreads, 0, to_stream(stream)>>>(x, y, outer, reduce, inner, splits, chunk,
+                                                                      tiling.width);
+  }
+  return check_launch("launching reduce_sum's column kernel");
+}
+
+// y[o, i] = sum over r of x[o, r, i] (reduce >= 2, inner >= 2); `partials` holds
+// max_column_splits(...) * outer * inner compute-type values.
+template <class T>
+oprt_status_t sum_columns_of(const T *x, T *y, int64_t outer, int64_t reduce, int64_t inner, void *partials,
+                             oprt_stream_t stream) {
+  using C = ComputeType<T>;
+  int64_t wave = 0;
+  OPRT_RETURN_IF_ERROR((full_wave_blocks<sum_columns<T, C, 1>, kThreads>(&wave)));
+  const int64_t splits =
+      choose_splits(outer * column_tiling(x, inner).tiles, wave, max_column_splits(outer, reduce, inner));
+  if (splits == 1) return launch_columns(x, y, outer, reduce, inner, 1, stream);
+  C *sums = static_cast<C *>(partials);
+  OPRT_RETURN_IF_ERROR(launch_columns(x, sums, outer, reduce, inner, splits, stream));
+  return launch_columns(static_cast<const C *>(sums), y, outer, splits, inner, 1, stream);
+}
+
+// Byte offsets of the workspace's parts, each aligned for 128-bit access:
+// [x gathered as [kept..., reduced...]][the dense sums, when y is not contiguous][split partials].
+struct WorkspaceLayout {
+  size_t gathered, sums, partials, total;
+};
+
+inline int64_t reduced_count(const ReduceSumPlan &plan) {
+  int64_t count = 1;
+  for (int32_t d = 0; d < plan.x.ndim; ++d) {
+    if (plan.reduced[d]) count *= plan.x.shape[d];
+  }
+  return count;
+}
+
+inline WorkspaceLayout workspace_layout(const ReduceSumPlan &plan) {
+  const size_t item = oprt_dtype_size(plan.dtype);
+  const size_t compute_item = plan.dtype == OPRT_DTYPE_F64 ? sizeof(double) : sizeof(float);
+  WorkspaceLayout layout = {};
+  int64_t max_splits = 1;  // the split partials take max_splits * y_numel values when max_splits > 1
+  if (plan.dense) {
+    if (plan.reduce >= 2) {
+      max_splits = plan.inner == 1 ? max_row_splits(plan.outer, plan.reduce)
+                                   : max_column_splits(plan.outer, plan.reduce, plan.inner);
+    }
+  } else {
+    const int64_t length = reduced_count(plan);
+    if (length >= 2) {
+      layout.sums = align_up(static_cast<size_t>(plan.x_numel) * item);
+      max_splits = max_row_splits(plan.y_numel, length);
+    }
+    const bool sums_in_workspace = length != 1 && !is_contiguous(plan.y);
+    layout.partials = layout.sums + (sums_in_workspace ? align_up(static_cast<size_t>(plan.y_numel) * item) : 0);
+  }
+  layout.total = layout.partials + (max_splits > 1 ? static_cast<size_t>(max_splits * plan.y_numel) * compute_item : 0);
+  return layout;
+}
+
+// Drops extent-1 dims: x and y then have the same dims when nothing is summed.
+inline Layout squeezed(const Layout &layout) {
+  Layout result = {};
+  result.dtype = layout.dtype;
+  for (int32_t d = 0; d < layout.ndim; ++d) {
+    if (layout.shape[d] == 1) continue;
+    result.shape[result.ndim] = layout.shape[d];
+    result.strides[result.ndim++] = layout.strides[d];
+  }
+  return result;
+}
+
+template <class T>
+oprt_status_t sum_dense(const ReduceSumPlan &plan, void *workspace, T *y, const T *x, oprt_stream_t stream) {
+  const size_t y_bytes = static_cast<size_t>(plan.y_numel) * sizeof(T);
+  if (plan.reduce == 0) return check(OPRT_GPU(MemsetAsync)(y, 0, y_bytes, to_stream(stream)), "zeroing y");
+  if (plan.reduce == 1) {
+    return check(OPRT_GPU(MemcpyAsync)(y, x, y_bytes, OPRT_GPU(MemcpyDeviceToDevice), to_stream(stream)), "copying x");
+  }
+  void *partials = aligned_workspace(workspace) + workspace_layout(plan).partials;
+  if (plan.inner == 1) return sum_rows(x, y, plan.outer, plan.reduce, partials, stream);
+  return sum_columns_of(x, y, plan.outer, plan.reduce, plan.inner, partials, stream);
+}
+
+template <class T>
+oprt_status_t sum_strided(const ReduceSumPlan &plan, void *workspace, T *y, const T *x, oprt_stream_t stream) {
+  const int64_t length = reduced_count(plan);
+  if (length == 1) return launch_strided_copy(squeezed(plan.y), y, squeezed(plan.x), x, stream);
+  const WorkspaceLayout parts = workspace_layout(plan);
+  char *base = aligned_workspace(workspace);
+  const bool y_dense = is_contiguous(plan.y);
+  T *sums = y_dense ? y : reinterpret_cast<T *>(base + parts.sums);
+  if (length == 0) {
+    OPRT_RETURN_IF_ERROR(check(OPRT_GPU(MemsetAsync)(sums, 0, static_cast<size_t>(plan.y_numel) * sizeof(T),
+                                                     to_stream(stream)),
+                               "zeroing y"));
+  } else {
+    // x's dims reordered as [kept..., reduced...], copied into a dense buffer of that shape.
+    Layout permuted = {};
+    permuted.dtype = plan.dtype;
+    for (int pass = 0; pass < 2; ++pass) {
+      for (int32_t d = 0; d < plan.x.ndim; ++d) {
+        if (plan.reduced[d] != (pass == 1)) continue;
+        permuted.shape[permuted.ndim] = plan.x.shape[d];
+        permuted.strides[permuted.ndim++] = plan.x.strides[d];
+      }
+    }
+    T *gathered = reinterpret_cast<T *>(base + parts.gathered);
+    OPRT_RETURN_IF_ERROR(launch_strided_copy(contiguous_like(permuted), gathered, permuted, x, stream));
+    OPRT_RETURN_IF_ERROR(sum_rows<T>(gathered, sums, plan.y_numel, length, base + parts.partials, stream));
+  }
+  if (y_dense) return OPRT_STATUS_SUCCESS;
+  return launch_strided_copy(plan.y, y, contiguous_like(plan.y), sums, stream);
+}
+
+}  // namespace reduce_sum_detail
+
+inline size_t reduce_sum_workspace_bytes(const ReduceSumPlan &plan) {
+  return with_alignment_slack(reduce_sum_detail::workspace_layout(plan).total);
+}
+
+// y = x summed over the plan's axes (y_numel > 0; the workspace holds reduce_sum_workspace_bytes).
+inline oprt_status_t launch_reduce_sum(const ReduceSumPlan &plan, void *workspace, void *y, const void *x,
+                                       oprt_stream_t stream) {
+  return dispatch_dtype(plan.dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    T *ys = static_cast<T *>(y);
+    const T *xs = static_cast<const T *>(x);
+    return plan.dense ? reduce_sum_detail::sum_dense(plan, workspace, ys, xs, stream)
+                      : reduce_sum_detail::sum_strided(plan, workspace, ys, xs, stream);
+  });
+}
+
+}  // namespace oprt::gpu
+
+#endif  // OPS_REDUCE_SUM_NVIDIA_KERNEL_CUH_
