@@ -53,7 +53,7 @@ def _stream_for(views) -> int | None:
             import torch
 
             # The raw getter costs well under a microsecond; torch.cuda.current_stream() costs several.
-            return torch._C._cuda_getCurrentRawStream(v.obj.device.index)
+            return torch._C._cuda_getCurrentRawStream(v.obj.get_device())
     return None
 
 
