@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "operator_runtime/api.h"
+#include "ops/common/host_device.h"
 
 namespace oprt::cpu {
 
@@ -63,20 +64,20 @@ inline bfloat16 to_bfloat16(float f) {
   return {static_cast<uint16_t>((x + 0x7fffu + ((x >> 16) & 1u)) >> 16)};
 }
 
-template <class T>
-struct ComputeTypeOf {
-  using type = T;
-};
+}  // namespace oprt::cpu
+
+namespace oprt {
 template <>
-struct ComputeTypeOf<float16> {
+struct ComputeTypeOf<cpu::float16> {
   using type = float;
 };
 template <>
-struct ComputeTypeOf<bfloat16> {
+struct ComputeTypeOf<cpu::bfloat16> {
   using type = float;
 };
-template <class T>
-using ComputeType = typename ComputeTypeOf<T>::type;
+}  // namespace oprt
+
+namespace oprt::cpu {
 
 inline float load(const float16 *p) { return to_float(*p); }
 inline float load(const bfloat16 *p) { return to_float(*p); }

@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "operator_runtime/api.h"
+#include "ops/common/host_device.h"
 #include "ops/common/nvidia/runtime_api.h"
 #include "ops/runtime/status.h"
 
@@ -32,20 +33,20 @@ oprt_status_t dispatch_dtype(oprt_dtype_t dtype, F &&f) {
   return fail(OPRT_STATUS_BAD_DTYPE, "dtype %d has no device type", dtype);
 }
 
-template <class T>
-struct ComputeTypeOf {
-  using type = T;
-};
+}  // namespace oprt::gpu
+
+namespace oprt {
 template <>
-struct ComputeTypeOf<half> {
+struct ComputeTypeOf<gpu::half> {
   using type = float;
 };
 template <>
-struct ComputeTypeOf<bfloat16> {
+struct ComputeTypeOf<gpu::bfloat16> {
   using type = float;
 };
-template <class T>
-using ComputeType = typename ComputeTypeOf<T>::type;
+}  // namespace oprt
+
+namespace oprt::gpu {
 
 // Value conversion between storage and compute types; half types round to nearest even, like the
 // CPU reference.
