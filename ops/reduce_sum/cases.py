@@ -84,6 +84,9 @@ CASES = (
         Case(shapes=((1024, 4096),), layouts=("transposed",), attrs=_attrs(1, True), dtypes=("float32", "bfloat16")),
         Case(shapes=((64 << 20,),), fill="uniform", attrs=_attrs(None), device_only=True, dtypes=("float32", "float16")),
         Case(shapes=((8192, 8192),), attrs=_attrs(-1), device_only=True, dtypes=("float32",)),
+        # long rows: a warp per row with 8 loads in flight (many rows) or a block per row (few rows)
+        Case(shapes=((2000, 2048),), attrs=_attrs(-1), device_only=True),
+        Case(shapes=((3000, 3000),), attrs=_attrs(-1), device_only=True),
     ]
 )
 

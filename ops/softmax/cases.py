@@ -104,6 +104,9 @@ CASES = (
         Case(shapes=((16, 262144),), attrs=_attrs(-1, True), scale=SCALE, device_only=True),
         Case(shapes=((4, 1 << 20),), attrs=_attrs(-1, False), scale=SCALE, device_only=True, dtypes=("float32", "bfloat16")),
         Case(shapes=((8192, 8192),), attrs=_attrs(-1, False), scale=SCALE, device_only=True, dtypes=("float16",)),
+    ] + [  # few long rows: the cluster tier on NVIDIA (8 blocks per row), with special values too
+        Case(shapes=(s,), attrs=_attrs(-1, log), fill=fill, scale=SCALE, device_only=True)
+        for s in ((20, 5000), (40, 4097), (128, 131072)) for log in LOGS for fill in ("normal", "specials")
     ]
 )
 

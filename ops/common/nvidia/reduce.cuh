@@ -10,6 +10,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "ops/common/nvidia/dtype.cuh"
 #include "ops/common/nvidia/runtime_api.h"
 
 namespace oprt::gpu {
@@ -95,6 +96,62 @@ struct RowGroups {
     step = static_cast<int64_t>(gridDim.x) * (kThreads / width);
   }
 };
+
+// The P values of a pack in the compute type C. Same values as convert<C> one by one, but half types
+// are widened a 32-bit word (two values) at a time: converting element by element first splits every
+// word into 16-bit registers, which nearly doubles the registers holding a few packs in flight. The
+// pack comes by value, so a pack read from memory is one 128-bit load (memcpy from a reference into
+// global memory compiled to byte loads).
+template <class C, class T, int P>
+__device__ __forceinline__ void unpack(const Pack<T, P> pack, C (&values)[P]) {
+  if constexpr (std::is_same_v<C, float> && sizeof(T) == 2 && P % 2 == 0) {
+    uint32_t words[P / 2];
+    memcpy(words, &pack, sizeof(words));
+#pragma unroll
+    for (int w = 0; w < P / 2; ++w) {
+      if constexpr (std::is_same_v<T, bfloat16>) {  // a bfloat16 is the high half of a float's bits
+        values[2 * w] = __uint_as_float(words[w] << 16);
+        values[2 * w + 1] = __uint_as_float(words[w] & 0xffff0000u);
+      } else {
+        __half2 halves;
+        memcpy(&halves, &words[w], sizeof(halves));
+        const float2 pair = __half22float2(halves);
+        values[2 * w] = pair.x;
+        values[2 * w + 1] = pair.y;
+      }
+    }
+  } else {
+#pragma unroll
+    for (int k = 0; k < P; ++k) values[k] = convert<C>(pack.v[k]);
+  }
+}
+
+// The pack of P values of type T rounded from the compute type C, as convert<T> one by one rounds
+// them; on NVIDIA half types are narrowed two values per instruction (one F2FP pack instead of two
+// conversions on the slower conversion pipe).
+template <class T, int P, class C>
+__device__ __forceinline__ Pack<T, P> pack(const C (&values)[P]) {
+  Pack<T, P> result;
+#if !defined(__MACACC__)
+  if constexpr (std::is_same_v<C, float> && sizeof(T) == 2 && P % 2 == 0) {
+#pragma unroll
+    for (int w = 0; w < P / 2; ++w) {
+      if constexpr (std::is_same_v<T, bfloat16>) {
+        const __nv_bfloat162 pair = __floats2bfloat162_rn(values[2 * w], values[2 * w + 1]);
+        memcpy(&result.v[2 * w], &pair, sizeof(pair));
+      } else {
+        const __half2 pair = __floats2half2_rn(values[2 * w], values[2 * w + 1]);
+        memcpy(&result.v[2 * w], &pair, sizeof(pair));
+      }
+    }
+  } else
+#endif
+  {
+#pragma unroll
+    for (int k = 0; k < P; ++k) result.v[k] = convert<T>(values[k]);
+  }
+  return result;
+}
 
 // ---- Host helpers sizing reduction launches ----
 

@@ -1,7 +1,7 @@
 // softmax / log_softmax on the device, computed in f32 for half types (f64 for f64):
 //   m = max(x) (NaN if any x is NaN), s = sum(exp(x - m)), y = exp(x - m) / s  or  (x - m) - log(s),
 // which gives torch's special values as in the CPU reference: an all -inf row has m = -inf and
-// x - m = NaN; a +inf makes s NaN; a NaN makes m NaN.
+// x - m = NaN; a +inf makes s NaN; a NaN makes m NaN (or s, where the max skips NaN).
 //
 // Rows along the last axis (dense, inner == 1) go to one of four kernels by length and count:
 //   - up to kRegisterCols columns: a group of up to one warp per row, the row held in registers
@@ -10,14 +10,12 @@
 //     block per row, the row cached in shared memory in its storage type;
 //   - too few such rows, or rows longer than one block's shared memory: a cluster of kClusterBlocks
 //     blocks per row, each caching its part of the row; the parts' max and sum of exponentials are
-//     combined through distributed shared memory (NVIDIA only: MACA has no clusters);
+//     combined through distributed shared memory, so x is read once in one kernel (NVIDIA only:
+//     MACA has no clusters);
 //   - otherwise (very few rows, or a part still too long): each row is cut into parts, a block per
 //     part. A first kernel computes each part's max and sum of exponentials in one pass (online:
 //     the sum is rescaled whenever the max grows) into the workspace; a second combines the row's
 //     parts and writes its part of y, re-reading x (mostly from L2).
-// The register and shared-memory kernels run one wave of blocks that loop over rows, and copy each
-// row into shared memory with cp.async kStages - 1 rows ahead of the one they compute on: at the
-// H200's bandwidth, one row in flight per warp or block leaves memory idle for most of the time.
 // Softmax over another axis (inner > 1) runs threads along inner, so loads stay coalesced, and
 // splits the axis over the block's rows of threads with the same online max/sum; no transpose.
 // Non-contiguous x or y go through a dense buffer: x is gathered into it (y itself when y is
@@ -42,13 +40,18 @@
 namespace oprt::gpu {
 namespace softmax_detail {
 
-constexpr int kThreads = 256;          // blocks of every kernel but the long-row ones below
-constexpr int kLongRowThreads = 1024;  // shared-memory blocks whose row exceeds kLongRowBytes
-constexpr size_t kLongRowBytes = 32 * 1024;
-constexpr int kClusterThreads = 512;   // blocks of the cluster kernel
-constexpr int kClusterBlocks = 8;      // blocks per row in the cluster kernel: the portable maximum
+// Blocks of every kernel. Measured on the H200 (L2 flushed), a row per block of shared memory: rows
+// up to kShortRowBytes ran fastest in blocks of kShortRowThreads (each thread still loads about
+// kUnroll packs, and twice the rows are in flight per SM: 4096 f16 rows 23.3 us, against 25.2 us in
+// blocks of 256), longer ones in blocks of 256 (8192 f16 rows 71.7 us, against 77.7 in blocks of
+// 128 and 148 in blocks of 1024, which hold one row per SM). The cluster kernel's 256-thread blocks
+// likewise beat 512-thread ones on 128 x 131072 f16 (32.3 against 36.1 us).
+constexpr int kThreads = 256;
+constexpr int kShortRowThreads = 128;
+constexpr size_t kShortRowBytes = 8 * 1024;
+constexpr int kClusterBlocks = 8;  // blocks per row in the cluster kernel: the portable maximum
 constexpr int kUnroll = 4;                  // loads in flight per thread in the streaming loops
-constexpr int kStages = 3;                  // rows a block holds in shared memory: 1 computed, 2 arriving
+constexpr int kMaxThreadsPerSM = 2048;      // thread slots of a Hopper SM
 constexpr int kRegisterCols = 1024;         // longest row held in registers
 constexpr int kMaxElementsPerLane = 32;     // so kRegisterCols = kWarpSize * 32 on 32-wide warps
 constexpr int64_t kMinPartLength = 2048;    // shortest part of a split row
@@ -57,16 +60,18 @@ constexpr int64_t kStaticSharedBytes = 1024;        // block_reduce's slots, wit
 
 // ---- Math in the compute type ----
 
-// exp: exp for f64; in f32, 2^(v * log2(e)) through the hardware exp2 (exp2f: 2 ulp, subnormal
-// results kept), a few instructions where expf takes a dozen. Rounding v * log2(e) adds |v| * 2^-24
-// relative error: under 6e-6 wherever exp(v) is a normal float, within f32's tolerance (1e-5), and
-// nothing after rounding to a half type.
+// exp: exp for f64; in f32 __expf, 2^(v * log2(e)) on the hardware exp2 (two instructions where
+// expf takes a dozen; with the max below, 32768 f32 rows of 1024 went from 98 to 71 us, next to the
+// 68 us of a copy of the same bytes). Its error, 2 + 1.17 |v| ulp (rounding
+// v * log2(e)), stays under 6e-6 relative wherever exp(v) is a normal float: within f32's tolerance
+// (1e-5), and nothing after rounding to a half type. Results below FLT_MIN flush to 0 (an absolute
+// error under 1.2e-38).
 template <class C>
 __device__ __forceinline__ C exponential(C v) {
   if constexpr (std::is_same_v<C, double>) {
     return exp(v);
   } else {
-    return exp2f(v * 1.4426950408889634f);
+    return __expf(v);
   }
 }
 
@@ -78,6 +83,21 @@ __device__ __forceinline__ C logarithm(C v) {
     return logf(v);
   }
 }
+
+// Max that skips NaN (IEEE maxNum, one instruction where MaxOp takes four). Where a block or warp
+// holds a whole row, the row's max may skip NaN: a NaN still makes its exp(x - max) and so the sum and
+// every output NaN, as torch has it (an all-NaN row has max -inf and exp(NaN) terms). Stats of parts
+// that are combined later need MaxOp: a part of NaN and -inf only would pass for an all -inf part.
+struct MaxSkippingNaN {
+  template <class C>
+  __device__ __forceinline__ C operator()(C a, C b) const {
+    if constexpr (std::is_same_v<C, float>) {
+      return fmaxf(a, b);
+    } else {
+      return fmax(a, b);
+    }
+  }
+};
 
 // The max and sum of exp(x - max) of part of a row. {-inf, 0} is the empty part.
 template <class C>
@@ -122,81 +142,37 @@ struct CombineStats {
   }
 };
 
-// y from x once a row's max and sum are known.
-template <class T>
+// y (in the compute type) from x once a row's max and sum are known.
+template <class C>
 struct Normalizer {
-  using C = ComputeType<T>;
   C max;
   C factor;  // 1 / sum, or log(sum) for log_softmax
   bool log;
   __device__ __forceinline__ Normalizer(C row_max, C sum, bool log_softmax)
       : max(row_max), factor(log_softmax ? logarithm(sum) : C(1) / sum), log(log_softmax) {}
-  __device__ __forceinline__ T operator()(C x) const {
+  __device__ __forceinline__ C operator()(C x) const {
     const C shifted = x - max;
-    return convert<T>(log ? shifted - factor : exponential(shifted) * factor);
+    return log ? shifted - factor : exponential(shifted) * factor;
   }
 };
 
-// ---- Copies into shared memory that run ahead of the computation ----
-
-// Copies one pack from global to shared memory. 4-, 8- and 16-byte packs go through cp.async: the
-// copy lands in shared memory without holding registers, so a thread can have its next rows in
-// flight while it computes on the current one. A thread reads back only the packs it copied itself,
-// so waiting for its own copies is all the ordering needed (no barrier). Other sizes (single half
-// elements) and MACA copy synchronously.
-template <class V>
-__device__ __forceinline__ void copy_to_shared(V *shared, const V *global) {
+// Writes a 16-byte pack with one 128-bit store. Assigned as a struct (or as a uint4), the register
+// kernel's packs after the second were stored in 16- and 32-bit pieces, up to 8 stores per pack
+// (NVVM's PTX for kPacks >= 3), so on NVIDIA the store is spelled out. MACA assigns the struct.
+template <class T, int P>
+__device__ __forceinline__ void store_pack(Pack<T, P> *destination, const Pack<T, P> &value) {
 #if !defined(__MACACC__)
-  if constexpr (sizeof(V) == 4 || sizeof(V) == 8 || sizeof(V) == 16) {
-    const unsigned address = static_cast<unsigned>(__cvta_generic_to_shared(shared));
-    if constexpr (sizeof(V) == 16) {  // .cg: skip L1, which would only hold data read once
-      asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(address), "l"(global) : "memory");
-    } else {
-      asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" ::"r"(address), "l"(global), "n"(sizeof(V))
-                   : "memory");
-    }
+  if constexpr (sizeof(value) == 16) {
+    uint32_t words[4];
+    memcpy(words, &value, sizeof(words));
+    asm volatile("st.global.v4.b32 [%0], {%1, %2, %3, %4};\n" ::"l"(destination), "r"(words[0]), "r"(words[1]),
+                 "r"(words[2]), "r"(words[3])
+                 : "memory");
     return;
   }
 #endif
-  *shared = *global;
+  *destination = value;
 }
-
-// Closes this thread's batch of copies for one staged row (a batch may be empty).
-__device__ __forceinline__ void commit_copies() {
-#if !defined(__MACACC__)
-  asm volatile("cp.async.commit_group;\n" ::: "memory");
-#endif
-}
-
-// Waits until at most `pending` (< kStages) of this thread's batches are still being copied.
-__device__ __forceinline__ void wait_copies(int pending) {
-  static_assert(kStages <= 3, "wait_copies waits for at most 2 pending batches");
-#if !defined(__MACACC__)
-  if (pending == 0) {
-    asm volatile("cp.async.wait_group 0;\n" ::: "memory");
-  } else if (pending == 1) {
-    asm volatile("cp.async.wait_group 1;\n" ::: "memory");
-  } else {
-    asm volatile("cp.async.wait_group 2;\n" ::: "memory");
-  }
-#endif
-}
-
-// Which of `stages` shared-memory buffers a loop over rows fills next and which it computes on.
-struct StageRing {
-  int stages, fill = 0, use = 0;
-  __device__ __forceinline__ static int next(int stage, int stages) { return stage + 1 == stages ? 0 : stage + 1; }
-  __device__ __forceinline__ int take_fill() {
-    const int stage = fill;
-    fill = next(fill, stages);
-    return stage;
-  }
-  __device__ __forceinline__ int take_use() {
-    const int stage = use;
-    use = next(use, stages);
-    return stage;
-  }
-};
 
 // ---- Rows in registers: dim <= kRegisterCols ----
 
@@ -204,38 +180,13 @@ struct StageRing {
 // the group's loads are contiguous. Packs past the row end read as -inf, adding exp(-inf - max) = 0
 // to the sum (an all -inf row is NaN anyway), and are not written. Groups past the last row compute
 // along, for the shuffles, and store nothing.
-// Each thread stages its packs of a row in its own shared-memory slots ([stages][kPacks][kThreads]
-// packs per block) stages - 1 rows ahead of the row it computes on.
 template <class T, int P, int kPacks>
 __global__ void __launch_bounds__(kThreads)
-    softmax_rows_in_registers(const T *x, T *y, int64_t rows, int64_t cols, int width, int stages, bool log) {
+    softmax_rows_in_registers(const T *x, T *y, int64_t rows, int64_t cols, int width, bool log) {
   using C = ComputeType<T>;
   using Vec = Pack<T, P>;
-  extern __shared__ __align__(kVectorBytes) unsigned char shared_bytes[];
-  Vec *const slots = reinterpret_cast<Vec *>(shared_bytes) + threadIdx.x;  // slot (s, j) at [(s * kPacks + j) * kThreads]
   const RowGroups<kThreads> groups(width);
-  StageRing ring{stages};
-  int64_t ahead = groups.first_row;  // the next step of rows to copy
-  const auto fetch_next = [&] {
-    const int stage = ring.take_fill();
-    const int64_t row = ahead + groups.group;
-    if (row < rows) {
-#pragma unroll
-      for (int j = 0; j < kPacks; ++j) {
-        const int64_t col = (static_cast<int64_t>(j) * width + groups.lane) * P;
-        if (col < cols) {
-          copy_to_shared(slots + (stage * kPacks + j) * kThreads, reinterpret_cast<const Vec *>(x + row * cols + col));
-        }
-      }
-    }
-    commit_copies();
-    ahead += groups.step;
-  };
-  for (int s = 1; s < stages; ++s) fetch_next();
   for (int64_t first = groups.first_row; first < rows; first += groups.step) {
-    fetch_next();
-    wait_copies(stages - 1);
-    const int stage = ring.take_use();
     const int64_t row = first + groups.group;
     const bool valid_row = row < rows;
     C v[kPacks][P];
@@ -244,18 +195,15 @@ __global__ void __launch_bounds__(kThreads)
     for (int j = 0; j < kPacks; ++j) {
       const int64_t col = (static_cast<int64_t>(j) * width + groups.lane) * P;
       if (valid_row && col < cols) {
-        const Vec pack = slots[(stage * kPacks + j) * kThreads];
+        unpack(*reinterpret_cast<const Vec *>(x + row * cols + col), v[j]);
 #pragma unroll
-        for (int k = 0; k < P; ++k) {
-          v[j][k] = convert<C>(pack.v[k]);
-          max = MaxOp{}(max, v[j][k]);
-        }
+        for (int k = 0; k < P; ++k) max = MaxSkippingNaN{}(max, v[j][k]);
       } else {
 #pragma unroll
         for (int k = 0; k < P; ++k) v[j][k] = negative_infinity<C>();
       }
     }
-    max = warp_reduce(max, MaxOp{}, width);
+    max = warp_reduce(max, MaxSkippingNaN{}, width);
     C sum = 0;
 #pragma unroll
     for (int j = 0; j < kPacks; ++j) {
@@ -269,72 +217,102 @@ __global__ void __launch_bounds__(kThreads)
     }
     sum = warp_reduce(sum, SumOp{}, width);
     if (!valid_row) continue;
-    const Normalizer<T> normalize(max, sum, log);
+    const Normalizer<C> normalize(max, sum, log);
 #pragma unroll
     for (int j = 0; j < kPacks; ++j) {
       const int64_t col = (static_cast<int64_t>(j) * width + groups.lane) * P;
       if (col < cols) {
-        Vec out;
 #pragma unroll
-        for (int k = 0; k < P; ++k) out.v[k] = log ? normalize(v[j][k]) : convert<T>(v[j][k] * normalize.factor);
-        *reinterpret_cast<Vec *>(y + row * cols + col) = out;
+        for (int k = 0; k < P; ++k) v[j][k] = log ? normalize(v[j][k]) : v[j][k] * normalize.factor;
+        store_pack(reinterpret_cast<Vec *>(y + row * cols + col), pack<T>(v[j]));
       }
     }
   }
 }
 
+// ---- A row (or a part of one) cached in shared memory by a block ----
+// Thread t of the block only ever touches packs t, t + kBlockThreads, ... of the cache, so the
+// passes need no barrier of their own.
+
+// Copies packs [0, packs) of `in` into `cache`, kUnroll loads in flight per thread, and returns the
+// max (by `max_op`) of this thread's values.
+template <int kBlockThreads, class T, int P, class Max>
+__device__ __forceinline__ ComputeType<T> cache_and_max(const Pack<T, P> *in, Pack<T, P> *cache, int64_t packs,
+                                                        Max max_op) {
+  using C = ComputeType<T>;
+  C max = negative_infinity<C>();
+  for (int64_t first = threadIdx.x; first < packs; first += kBlockThreads * kUnroll) {
+    Pack<T, P> v[kUnroll];
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) {
+      if (first + u * kBlockThreads < packs) v[u] = in[first + u * kBlockThreads];
+    }
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) {
+      if (first + u * kBlockThreads < packs) {
+        cache[first + u * kBlockThreads] = v[u];
+        C values[P];
+        unpack(v[u], values);
+#pragma unroll
+        for (int k = 0; k < P; ++k) max = max_op(max, values[k]);
+      }
+    }
+  }
+  return max;
+}
+
+// Sum of exp(value - max) over this thread's cached values.
+template <int kBlockThreads, class T, int P>
+__device__ __forceinline__ ComputeType<T> cached_exp_sum(const Pack<T, P> *cache, int64_t packs, ComputeType<T> max) {
+  using C = ComputeType<T>;
+  C sum = 0;
+  for (int64_t i = threadIdx.x; i < packs; i += kBlockThreads) {
+    C values[P];
+    unpack(cache[i], values);
+#pragma unroll
+    for (int k = 0; k < P; ++k) sum += exponential(values[k] - max);
+  }
+  return sum;
+}
+
+// out = normalize(cache) over this thread's packs.
+template <int kBlockThreads, class T, int P>
+__device__ __forceinline__ void write_normalized(const Pack<T, P> *cache, Pack<T, P> *out, int64_t packs,
+                                                 const Normalizer<ComputeType<T>> &normalize) {
+  for (int64_t i = threadIdx.x; i < packs; i += kBlockThreads) {
+    ComputeType<T> values[P];
+    unpack(cache[i], values);
+#pragma unroll
+    for (int k = 0; k < P; ++k) values[k] = normalize(values[k]);
+    out[i] = pack<T>(values);
+  }
+}
+
 // ---- Rows in shared memory: a block per row ----
 
-// The block computes on rows blockIdx.x, + gridDim.x, ... (one wave of blocks), staged in shared
-// memory ([stages][cols] in the storage type) stages - 1 rows ahead. Each thread copies and reads
-// only its own packs i, i + kBlockThreads, ... of a row; block_reduce's barriers are the only ones.
+// Blocks per SM the shared-memory kernel is compiled for: with small blocks on short rows the SM's
+// thread slots are the rows in flight, so half types ask for all of them (32 registers, no spills);
+// f32 three quarters, f64 half (fewer registers would spill).
+template <class T, int kBlockThreads>
+constexpr int kSharedMinBlocks =
+    (sizeof(T) == 2 ? kMaxThreadsPerSM : sizeof(T) == 4 ? kMaxThreadsPerSM * 3 / 4 : kMaxThreadsPerSM / 2) /
+    kBlockThreads;
+
 template <class T, int P, int kBlockThreads>
-__global__ void __launch_bounds__(kBlockThreads)
-    softmax_rows_in_shared(const T *x, T *y, int64_t rows, int64_t cols, int stages, bool log) {
+__global__ void __launch_bounds__(kBlockThreads, (kSharedMinBlocks<T, kBlockThreads>))
+    softmax_rows_in_shared(const T *x, T *y, int64_t rows, int64_t cols, bool log) {
   using C = ComputeType<T>;
   using Vec = Pack<T, P>;
   extern __shared__ __align__(kVectorBytes) unsigned char shared_bytes[];
-  Vec *const cache = reinterpret_cast<Vec *>(shared_bytes);
+  Vec *cache = reinterpret_cast<Vec *>(shared_bytes);
   const int64_t packs = cols / P;
-  StageRing ring{stages};
-  int64_t ahead = blockIdx.x;  // the next row to copy
-  const auto fetch_next = [&] {
-    Vec *const staged = cache + ring.take_fill() * packs;
-    if (ahead < rows) {
-      const Vec *in = reinterpret_cast<const Vec *>(x + ahead * cols);
-      for (int64_t i = threadIdx.x; i < packs; i += kBlockThreads) copy_to_shared(staged + i, in + i);
-    }
-    commit_copies();
-    ahead += gridDim.x;
-  };
-  for (int s = 1; s < stages; ++s) fetch_next();
   for (int64_t row = blockIdx.x; row < rows; row += gridDim.x) {
-    fetch_next();
-    wait_copies(stages - 1);
-    const Vec *const staged = cache + ring.take_use() * packs;
-    C max = negative_infinity<C>();
-    for (int64_t i = threadIdx.x; i < packs; i += kBlockThreads) {
-      const Vec v = staged[i];
-#pragma unroll
-      for (int k = 0; k < P; ++k) max = MaxOp{}(max, convert<C>(v.v[k]));
-    }
-    max = block_reduce<kBlockThreads>(max, MaxOp{});
-    C sum = 0;
-    for (int64_t i = threadIdx.x; i < packs; i += kBlockThreads) {
-      const Vec v = staged[i];
-#pragma unroll
-      for (int k = 0; k < P; ++k) sum += exponential(convert<C>(v.v[k]) - max);
-    }
-    sum = block_reduce<kBlockThreads>(sum, SumOp{});
-    const Normalizer<T> normalize(max, sum, log);
-    Vec *out = reinterpret_cast<Vec *>(y + row * cols);
-    for (int64_t i = threadIdx.x; i < packs; i += kBlockThreads) {
-      const Vec v = staged[i];
-      Vec result;
-#pragma unroll
-      for (int k = 0; k < P; ++k) result.v[k] = normalize(convert<C>(v.v[k]));
-      out[i] = result;
-    }
+    const C max = block_reduce<kBlockThreads>(
+        cache_and_max<kBlockThreads>(reinterpret_cast<const Vec *>(x + row * cols), cache, packs, MaxSkippingNaN{}),
+        MaxSkippingNaN{});
+    const C sum = block_reduce<kBlockThreads>(cached_exp_sum<kBlockThreads>(cache, packs, max), SumOp{});
+    write_normalized<kBlockThreads>(cache, reinterpret_cast<Vec *>(y + row * cols), packs,
+                                    Normalizer<C>(max, sum, log));
   }
 }
 
@@ -353,44 +331,23 @@ __global__ void __launch_bounds__(kBlockThreads)
   using Vec = Pack<T, P>;
   extern __shared__ __align__(kVectorBytes) unsigned char shared_bytes[];
   __shared__ RowStats<C> part_stats;
-  Vec *const cache = reinterpret_cast<Vec *>(shared_bytes);
+  Vec *cache = reinterpret_cast<Vec *>(shared_bytes);
   const cg::cluster_group cluster = cg::this_cluster();
   const unsigned parts = cluster.num_blocks(), rank = cluster.block_rank();
   const int64_t row = blockIdx.x / parts, begin = rank * chunk;
   const int64_t packs = std::max<int64_t>(0, std::min(chunk, cols - begin)) / P;
-  const Vec *in = reinterpret_cast<const Vec *>(x + row * cols + begin);
-  for (int64_t i = threadIdx.x; i < packs; i += kBlockThreads) copy_to_shared(cache + i, in + i);
-  commit_copies();
-  wait_copies(0);
-  C max = negative_infinity<C>();
-  for (int64_t i = threadIdx.x; i < packs; i += kBlockThreads) {
-    const Vec v = cache[i];
-#pragma unroll
-    for (int k = 0; k < P; ++k) max = MaxOp{}(max, convert<C>(v.v[k]));
-  }
-  max = block_reduce<kBlockThreads>(max, MaxOp{});
-  C sum = 0;
-  for (int64_t i = threadIdx.x; i < packs; i += kBlockThreads) {
-    const Vec v = cache[i];
-#pragma unroll
-    for (int k = 0; k < P; ++k) sum += exponential(convert<C>(v.v[k]) - max);
-  }
-  sum = block_reduce<kBlockThreads>(sum, SumOp{});
+  const C max = block_reduce<kBlockThreads>(
+      cache_and_max<kBlockThreads>(reinterpret_cast<const Vec *>(x + row * cols + begin), cache, packs, MaxOp{}),
+      MaxOp{});
+  const C sum = block_reduce<kBlockThreads>(cached_exp_sum<kBlockThreads>(cache, packs, max), SumOp{});
   if (threadIdx.x == 0) part_stats = {max, sum};
   cluster.sync();  // every part's stats are written
   const CombineStats<C> combine;
   RowStats<C> total = empty_stats<C>();
   for (unsigned r = 0; r < parts; ++r) total = combine(total, *cluster.map_shared_rank(&part_stats, r));
   cluster.barrier_arrive();  // done reading the other blocks' stats...
-  const Normalizer<T> normalize(total.max, total.sum, log);
-  Vec *out = reinterpret_cast<Vec *>(y + row * cols + begin);
-  for (int64_t i = threadIdx.x; i < packs; i += kBlockThreads) {
-    const Vec v = cache[i];
-    Vec result;
-#pragma unroll
-    for (int k = 0; k < P; ++k) result.v[k] = normalize(convert<C>(v.v[k]));
-    out[i] = result;
-  }
+  write_normalized<kBlockThreads>(cache, reinterpret_cast<Vec *>(y + row * cols + begin), packs,
+                                  Normalizer<C>(total.max, total.sum, log));
   cluster.barrier_wait();  // ...and keeps its own readable until every block has read them
 }
 #endif
@@ -419,8 +376,7 @@ __global__ void __launch_bounds__(kThreads)
       for (int u = 0; u < kUnroll; ++u) {
         if (first + u * kThreads < packs) {
           C values[P];
-#pragma unroll
-          for (int k = 0; k < P; ++k) values[k] = convert<C>(v[u].v[k]);
+          unpack(v[u], values);
           accumulate(part, values);
         }
       }
@@ -446,7 +402,7 @@ __global__ void __launch_bounds__(kThreads)
       total = combine(total, stats[row * splits + part]);
     }
     total = warp_reduce(total, combine);
-    const Normalizer<T> normalize(total.max, total.sum, log);
+    const Normalizer<C> normalize(total.max, total.sum, log);
     const int64_t packs = std::max<int64_t>(0, std::min(chunk, cols - begin)) / P;
     const Vec *in = reinterpret_cast<const Vec *>(x + row * cols + begin);
     Vec *out = reinterpret_cast<Vec *>(y + row * cols + begin);
@@ -459,10 +415,11 @@ __global__ void __launch_bounds__(kThreads)
 #pragma unroll
       for (int u = 0; u < kUnroll; ++u) {
         if (first + u * kThreads < packs) {
-          Vec result;
+          C values[P];
+          unpack(v[u], values);
 #pragma unroll
-          for (int k = 0; k < P; ++k) result.v[k] = normalize(convert<C>(v[u].v[k]));
-          out[first + u * kThreads] = result;
+          for (int k = 0; k < P; ++k) values[k] = normalize(values[k]);
+          out[first + u * kThreads] = pack<T>(values);
         }
       }
     }
@@ -509,8 +466,10 @@ __global__ void __launch_bounds__(kThreads)
 #pragma unroll
     for (int w = 1; w < kWarps; ++w) stats = combine(stats, warp_stats[w][tx]);
     if (!valid) continue;
-    const Normalizer<T> normalize(stats.max, stats.sum, log);
-    for (int64_t k = ty; k < dim; k += height) y[base + k * inner] = normalize(convert<C>(x[base + k * inner]));
+    const Normalizer<C> normalize(stats.max, stats.sum, log);
+    for (int64_t k = ty; k < dim; k += height) {
+      y[base + k * inner] = convert<T>(normalize(convert<C>(x[base + k * inner])));
+    }
   }
 }
 
@@ -546,40 +505,14 @@ inline RegisterShape register_shape(int64_t packs) {
   return {kWarpSize, static_cast<int>(ceil_div(packs, kWarpSize))};
 }
 
-// Rows staged ahead pay only where cp.async copies (4- to 16-byte packs): a synchronous copy stalls
-// on its own load, so it gains nothing from a deeper ring of buffers.
-template <class T, int P>
-constexpr int staging_depth() {
-#if defined(__MACACC__)
-  return 1;
-#else
-  return sizeof(Pack<T, P>) >= 4 ? kStages : 1;
-#endif
-}
-
-// Raises kKernel's dynamic shared memory limit to `bytes` where that exceeds the default.
+// Raises kKernel's dynamic shared memory limit to `bytes` where that and the kernel's static slots
+// exceed the default.
 template <auto kKernel>
 oprt_status_t allow_shared_bytes(size_t bytes) {
-  if (bytes <= static_cast<size_t>(kDefaultSharedBytes)) return OPRT_STATUS_SUCCESS;
+  if (bytes + kStaticSharedBytes <= static_cast<size_t>(kDefaultSharedBytes)) return OPRT_STATUS_SUCCESS;
   return check(OPRT_GPU(FuncSetAttribute)(reinterpret_cast<const void *>(kKernel),
                                           OPRT_GPU(FuncAttributeMaxDynamicSharedMemorySize), static_cast<int>(bytes)),
                "raising softmax's shared memory limit");
-}
-
-// One wave of kKernel's blocks (kBlockThreads threads and `shared_bytes` of dynamic shared memory
-// each): the grid of a kernel that loops over rows. Asked on every launch, as the shared memory
-// depends on the row length.
-template <auto kKernel, int kBlockThreads>
-oprt_status_t wave_with_shared(size_t shared_bytes, int64_t *blocks) {
-  OPRT_RETURN_IF_ERROR(allow_shared_bytes<kKernel>(shared_bytes));
-  int per_sm = 0;
-  OPRT_RETURN_IF_ERROR(
-      check(OPRT_GPU(OccupancyMaxActiveBlocksPerMultiprocessor)(&per_sm, kKernel, kBlockThreads, shared_bytes),
-            "querying softmax's kernel occupancy"));
-  DeviceLimits limits = {};
-  OPRT_RETURN_IF_ERROR(device_limits(&limits));
-  *blocks = static_cast<int64_t>(limits.sm_count) * std::max(per_sm, 1);
-  return OPRT_STATUS_SUCCESS;
 }
 
 // Instantiates the register kernel for the smallest supported pack count >= shape.packs_per_lane:
@@ -595,24 +528,21 @@ oprt_status_t launch_rows_in_registers(const T *x, T *y, int64_t rows, int64_t c
     }
   }
   constexpr auto kernel = softmax_rows_in_registers<T, P, kPacks>;
-  constexpr int stages = staging_depth<T, P>();
-  constexpr size_t shared = sizeof(Pack<T, P>) * stages * kPacks * kThreads;
   int64_t wave = 0;
-  OPRT_RETURN_IF_ERROR((wave_with_shared<kernel, kThreads>(shared, &wave)));
-  const unsigned blocks = static_cast<unsigned>(std::min(ceil_div(rows, kThreads / shape.width), wave));
-  kernel<<<blocks, kThreads, shared, to_stream(stream)>>>(x, y, rows, cols, shape.width, stages, log);
+  OPRT_RETURN_IF_ERROR((full_wave_blocks<kernel, kThreads>(&wave)));
+  const unsigned blocks = grid_for(ceil_div(rows, kThreads / shape.width), wave);
+  kernel<<<blocks, kThreads, 0, to_stream(stream)>>>(x, y, rows, cols, shape.width, log);
   return check_launch("launching softmax's register kernel");
 }
 
 template <class T, int P, int kBlockThreads>
-oprt_status_t launch_rows_in_shared(const T *x, T *y, int64_t rows, int64_t cols, int stages, bool log,
-                                    oprt_stream_t stream) {
+oprt_status_t launch_rows_in_shared(const T *x, T *y, int64_t rows, int64_t cols, size_t row_bytes, bool log,
+                                    int64_t sm_count, oprt_stream_t stream) {
   constexpr auto kernel = softmax_rows_in_shared<T, P, kBlockThreads>;
-  const size_t shared = static_cast<size_t>(stages) * cols * sizeof(T);
-  int64_t wave = 0;
-  OPRT_RETURN_IF_ERROR((wave_with_shared<kernel, kBlockThreads>(shared, &wave)));
-  const unsigned blocks = static_cast<unsigned>(std::min(rows, wave));
-  kernel<<<blocks, kBlockThreads, shared, to_stream(stream)>>>(x, y, rows, cols, stages, log);
+  OPRT_RETURN_IF_ERROR(allow_shared_bytes<kernel>(row_bytes));
+  // Blocks past what the SMs hold just queue; a cap keeps the grid within limits for any row count.
+  const unsigned blocks = static_cast<unsigned>(std::min<int64_t>(rows, sm_count * 64));
+  kernel<<<blocks, kBlockThreads, row_bytes, to_stream(stream)>>>(x, y, rows, cols, log);
   return check_launch("launching softmax's shared-memory kernel");
 }
 
@@ -621,7 +551,7 @@ oprt_status_t launch_rows_in_shared(const T *x, T *y, int64_t rows, int64_t cols
 template <class T, int P>
 oprt_status_t launch_rows_in_cluster(const T *x, T *y, int64_t rows, int64_t cols, int64_t chunk, bool log,
                                      oprt_stream_t stream) {
-  constexpr auto kernel = softmax_rows_in_cluster<T, P, kClusterThreads>;
+  constexpr auto kernel = softmax_rows_in_cluster<T, P, kThreads>;
   const size_t shared = static_cast<size_t>(chunk) * sizeof(T);
   OPRT_RETURN_IF_ERROR(allow_shared_bytes<kernel>(shared));
   OPRT_GPU(LaunchAttribute) cluster = {};
@@ -631,7 +561,7 @@ oprt_status_t launch_rows_in_cluster(const T *x, T *y, int64_t rows, int64_t col
   cluster.val.clusterDim.z = 1;
   OPRT_GPU(LaunchConfig_t) config = {};
   config.gridDim = dim3(static_cast<unsigned>(rows * kClusterBlocks));
-  config.blockDim = dim3(kClusterThreads);
+  config.blockDim = dim3(kThreads);
   config.dynamicSmemBytes = shared;
   config.stream = to_stream(stream);
   config.attrs = &cluster;
@@ -672,10 +602,10 @@ oprt_status_t softmax_rows(const T *x, T *y, int64_t rows, int64_t cols, void *s
   const size_t usable = static_cast<size_t>(limits.max_shared_bytes_per_block - kStaticSharedBytes);
   const size_t row_bytes = static_cast<size_t>(cols) * sizeof(T);
   if (rows >= limits.sm_count && row_bytes <= usable) {
-    const int stages = static_cast<int>(std::min<size_t>(staging_depth<T, P>(), usable / row_bytes));
-    return row_bytes <= kLongRowBytes
-               ? launch_rows_in_shared<T, P, kThreads>(x, y, rows, cols, stages, log, stream)
-               : launch_rows_in_shared<T, P, kLongRowThreads>(x, y, rows, cols, stages, log, stream);
+    return row_bytes <= kShortRowBytes
+               ? launch_rows_in_shared<T, P, kShortRowThreads>(x, y, rows, cols, row_bytes, log, limits.sm_count,
+                                                                stream)
+               : launch_rows_in_shared<T, P, kThreads>(x, y, rows, cols, row_bytes, log, limits.sm_count, stream);
   }
 #if !defined(__MACACC__)
   // Parts are whole packs, so every part starts aligned.
