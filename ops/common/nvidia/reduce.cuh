@@ -153,6 +153,26 @@ __device__ __forceinline__ Pack<T, P> pack(const C (&values)[P]) {
   return result;
 }
 
+// Visits packs [start, count) of `in` with stride `step` (the number of threads sharing the range):
+// each thread issues up to kUnroll loads before using any, which is what keeps enough bytes in flight
+// to reach DRAM bandwidth, then calls visit(index, pack) in increasing index order (so sums keep a
+// fixed order). The pack is passed by value, for the same reason as unpack's.
+template <int kUnroll, class Vec, class Visit>
+__device__ __forceinline__ void for_each_pack(const Vec *in, int64_t start, int64_t count, int step,
+                                              Visit visit) {
+  for (int64_t first = start; first < count; first += static_cast<int64_t>(step) * kUnroll) {
+    Vec v[kUnroll];
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) {
+      if (first + u * step < count) v[u] = in[first + u * step];
+    }
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) {
+      if (first + u * step < count) visit(first + u * step, v[u]);
+    }
+  }
+}
+
 // ---- Host helpers sizing reduction launches ----
 
 inline int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }

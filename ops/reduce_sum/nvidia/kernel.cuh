@@ -59,22 +59,12 @@ __device__ __forceinline__ C thread_partial_sum(const In *row, int64_t n, int th
   for (int64_t i = thread; i < head; i += threads) sum += convert<C>(row[i]);
   const Vec *packs = reinterpret_cast<const Vec *>(row + head);
   const int64_t pack_count = (n - head) / P;
-  for (int64_t first = thread; first < pack_count; first += static_cast<int64_t>(threads) * kUnroll) {
-    Vec v[kUnroll];
+  for_each_pack<kUnroll>(packs, thread, pack_count, threads, [&](int64_t, const Vec v) {
+    C values[P];
+    unpack(v, values);
 #pragma unroll
-    for (int u = 0; u < kUnroll; ++u) {
-      if (first + u * threads < pack_count) v[u] = packs[first + u * threads];
-    }
-#pragma unroll
-    for (int u = 0; u < kUnroll; ++u) {
-      if (first + u * threads < pack_count) {
-        C values[P];
-        unpack(v[u], values);
-#pragma unroll
-        for (int k = 0; k < P; ++k) sum += values[k];
-      }
-    }
-  }
+    for (int k = 0; k < P; ++k) sum += values[k];
+  });
   for (int64_t i = head + pack_count * P + thread; i < n; i += threads) sum += convert<C>(row[i]);
   return sum;
 }

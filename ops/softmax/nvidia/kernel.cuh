@@ -241,23 +241,13 @@ __device__ __forceinline__ ComputeType<T> cache_and_max(const Pack<T, P> *in, Pa
                                                         Max max_op) {
   using C = ComputeType<T>;
   C max = negative_infinity<C>();
-  for (int64_t first = threadIdx.x; first < packs; first += kBlockThreads * kUnroll) {
-    Pack<T, P> v[kUnroll];
+  for_each_pack<kUnroll>(in, threadIdx.x, packs, kBlockThreads, [&](int64_t i, const Pack<T, P> v) {
+    cache[i] = v;
+    C values[P];
+    unpack(v, values);
 #pragma unroll
-    for (int u = 0; u < kUnroll; ++u) {
-      if (first + u * kBlockThreads < packs) v[u] = in[first + u * kBlockThreads];
-    }
-#pragma unroll
-    for (int u = 0; u < kUnroll; ++u) {
-      if (first + u * kBlockThreads < packs) {
-        cache[first + u * kBlockThreads] = v[u];
-        C values[P];
-        unpack(v[u], values);
-#pragma unroll
-        for (int k = 0; k < P; ++k) max = max_op(max, values[k]);
-      }
-    }
-  }
+    for (int k = 0; k < P; ++k) max = max_op(max, values[k]);
+  });
   return max;
 }
 
@@ -366,21 +356,11 @@ __global__ void __launch_bounds__(kThreads)
     const int64_t packs = std::max<int64_t>(0, std::min(chunk, cols - begin)) / P;
     const Vec *in = reinterpret_cast<const Vec *>(x + row * cols + begin);
     RowStats<C> part = empty_stats<C>();
-    for (int64_t first = threadIdx.x; first < packs; first += kThreads * kUnroll) {
-      Vec v[kUnroll];
-#pragma unroll
-      for (int u = 0; u < kUnroll; ++u) {
-        if (first + u * kThreads < packs) v[u] = in[first + u * kThreads];
-      }
-#pragma unroll
-      for (int u = 0; u < kUnroll; ++u) {
-        if (first + u * kThreads < packs) {
-          C values[P];
-          unpack(v[u], values);
-          accumulate(part, values);
-        }
-      }
-    }
+    for_each_pack<kUnroll>(in, threadIdx.x, packs, kThreads, [&](int64_t, const Vec v) {
+      C values[P];
+      unpack(v, values);
+      accumulate(part, values);
+    });
     part = block_reduce<kThreads>(part, CombineStats<C>{});
     if (threadIdx.x == 0) stats[task] = part;
   }
@@ -406,23 +386,13 @@ __global__ void __launch_bounds__(kThreads)
     const int64_t packs = std::max<int64_t>(0, std::min(chunk, cols - begin)) / P;
     const Vec *in = reinterpret_cast<const Vec *>(x + row * cols + begin);
     Vec *out = reinterpret_cast<Vec *>(y + row * cols + begin);
-    for (int64_t first = threadIdx.x; first < packs; first += kThreads * kUnroll) {
-      Vec v[kUnroll];
+    for_each_pack<kUnroll>(in, threadIdx.x, packs, kThreads, [&](int64_t i, const Vec v) {
+      C values[P];
+      unpack(v, values);
 #pragma unroll
-      for (int u = 0; u < kUnroll; ++u) {
-        if (first + u * kThreads < packs) v[u] = in[first + u * kThreads];
-      }
-#pragma unroll
-      for (int u = 0; u < kUnroll; ++u) {
-        if (first + u * kThreads < packs) {
-          C values[P];
-          unpack(v[u], values);
-#pragma unroll
-          for (int k = 0; k < P; ++k) values[k] = normalize(values[k]);
-          out[first + u * kThreads] = pack<T>(values);
-        }
-      }
-    }
+      for (int k = 0; k < P; ++k) values[k] = normalize(values[k]);
+      out[i] = pack<T>(values);
+    });
   }
 }
 
