@@ -48,6 +48,9 @@ def device_name() -> str:
 def backend(name: str):
     """with oprt.backend("nvidia"): ... — restores the previous backend on exit."""
     previous = get_backend()
+    if previous == name:
+        yield
+        return
     set_backend(name)
     try:
         yield

@@ -188,15 +188,10 @@ class _Buffer:
         self.ptr = ptr.value or 0
 
     def __del__(self):
-        if not self.ptr or lib is None:
+        if not self.ptr or lib is None or _backend is None:  # nothing to do, or interpreter teardown
             return
-        previous = lib.oprt_get_backend()
-        target = _backend.BACKENDS[self.backend]
-        if previous != target:
-            lib.oprt_set_backend(target)
-        lib.oprt_free(self.ptr)
-        if previous != target:
-            lib.oprt_set_backend(previous)
+        with _backend.backend(self.backend):
+            lib.oprt_free(self.ptr)
 
 
 _H2D, _D2H = 1, 2
@@ -263,14 +258,8 @@ class Tensor:
         if span:
             # Copy on the tensor's own backend: with another one active (e.g. cpu after a `with
             # oprt.backend("nvidia")` block) the copy would dereference a device pointer on the host.
-            previous, target = lib.oprt_get_backend(), _backend.BACKENDS[self.backend]
-            if previous != target:
-                check(lib.oprt_set_backend(target))
-            try:
+            with _backend.backend(self.backend):
                 check(lib.oprt_memcpy(host.__array_interface__["data"][0], self.data_ptr, span, _D2H))
-            finally:
-                if previous != target:
-                    lib.oprt_set_backend(previous)
         view = np.lib.stride_tricks.as_strided(host, self.shape, tuple(s * itemsize for s in self.strides))
         return view.copy(order="C")  # (np.ascontiguousarray would turn a 0-d tensor into shape (1,))
 
