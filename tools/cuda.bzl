@@ -6,7 +6,7 @@ fails with one line saying how to point the build at a toolkit.
 Archs: --//tools:cuda_archs=90 (default; sm_90 cubin + compute_90 PTX), e.g. =80,90 for two cubins.
 """
 
-load("//tools:device_library.bzl", "device_library_rule")
+load("//tools:device_library.bzl", "device_library_rule", "write_missing_toolkit")
 
 def _local_cuda_impl(rctx):
     candidates = []
@@ -22,15 +22,13 @@ def _local_cuda_impl(rctx):
             root = str(rctx.path(candidate).realpath)
             break
     if root == None:
-        rctx.file("nvcc.sh", """#!/bin/sh
-echo "ERROR: no CUDA toolkit found (looked at \\$CUDA_PATH, nvcc on PATH, /usr/local/cuda): install one or set CUDA_PATH=/path/to/cuda for --config=nvidia" >&2
-exit 1
-""", executable = True)
-        rctx.file("BUILD.bazel", """
-package(default_visibility = ["//visibility:public"])
-sh_binary(name = "nvcc", srcs = ["nvcc.sh"])
-cc_library(name = "cuda_runtime")
-""")
+        write_missing_toolkit(
+            rctx,
+            "nvcc",
+            "cuda_runtime",
+            "no CUDA toolkit found (looked at $CUDA_PATH, nvcc on PATH, /usr/local/cuda): " +
+            "install one or set CUDA_PATH=/path/to/cuda for --config=nvidia",
+        )
         return
     version = rctx.execute([root + "/bin/nvcc", "--version"]).stdout.strip().split("\n")[-1]
     rctx.symlink(root + "/include", "include")

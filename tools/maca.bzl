@@ -5,7 +5,7 @@ The SDK is found at $MACA_PATH (default /opt/maca) with the mxcc compiler driver
 naming MACA_PATH. Not yet run on MetaX hardware (none is reachable from here).
 """
 
-load("//tools:device_library.bzl", "device_library_rule")
+load("//tools:device_library.bzl", "device_library_rule", "write_missing_toolkit")
 
 def _local_maca_impl(rctx):
     root = rctx.os.environ.get("MACA_PATH") or "/opt/maca"
@@ -13,15 +13,12 @@ def _local_maca_impl(rctx):
     if not mxcc.exists:
         mxcc = rctx.path(root + "/bin/mxcc")
     if not mxcc.exists:
-        rctx.file("mxcc.sh", """#!/bin/sh
-echo "ERROR: MACA SDK not found: no mxcc under MACA_PATH=%s (set MACA_PATH to the SDK root for --config=metax)" >&2
-exit 1
-""" % root, executable = True)
-        rctx.file("BUILD.bazel", """
-package(default_visibility = ["//visibility:public"])
-sh_binary(name = "mxcc", srcs = ["mxcc.sh"])
-cc_library(name = "maca_runtime")
-""")
+        write_missing_toolkit(
+            rctx,
+            "mxcc",
+            "maca_runtime",
+            "MACA SDK not found: no mxcc under MACA_PATH=%s (set MACA_PATH to the SDK root for --config=metax)" % root,
+        )
         return
     rctx.symlink(root + "/include", "include")
     rctx.file("mxcc.sh", "#!/bin/sh\nexec '%s' \"$@\"\n" % mxcc, executable = True)
