@@ -75,7 +75,9 @@ AXES = [
     ((5, 7, 9), [0, 1, 2, -1, -2, -3]),  # every axis of a 3-D tensor
     ((2, 3, 4, 5), [1, -1]),
     ((2, 1, 3, 1, 2, 2, 1, 2), [2, -1]),
-] + [((n,), [-1]) for n in testing.SIZES] + [((3, n), [-1]) for n in (31, 1023, 1024, 1025, 4097)]
+] + [((n,), [-1]) for n in testing.SIZES] + [((3, n), [-1]) for n in (31, 1023, 1024, 1025, 4097)] + [
+    ((5, n), [-1]) for n in (1032, 2056, 4088)  # rows of packs that do not fill the block-register tier's threads
+]
 
 
 def _axis_cases():
@@ -95,6 +97,8 @@ CASES = (
     + [Case(shapes=((5, 7, 9),), layouts=("sliced",), out=0, attrs=_attrs(1, log), scale=SCALE) for log in LOGS]
     + [Case(shapes=((64, 33),), layouts=(lay,), fill="specials", attrs=_attrs(a, log), scale=SCALE)
        for lay in ("contiguous", "transposed") for a in (-1, 0) for log in LOGS]
+    + [Case(shapes=((40, n),), fill="specials", attrs=_attrs(-1, log), scale=SCALE) for n in (1024, 2048, 4096)
+       for log in LOGS]
     + [  # long rows and big inputs
         Case(shapes=((2, 262144),), attrs=_attrs(-1, log), scale=SCALE) for log in LOGS
     ] + [

@@ -113,11 +113,18 @@ __device__ __forceinline__ void unpack(const Pack<T, P> pack, C (&values)[P]) {
         values[2 * w] = __uint_as_float(words[w] << 16);
         values[2 * w + 1] = __uint_as_float(words[w] & 0xffff0000u);
       } else {
+#if defined(__MACACC__)  // MACA's fp16 header is not known to have the paired conversions: one at a time
+        half halves[2];
+        memcpy(halves, &words[w], sizeof(halves));
+        values[2 * w] = convert<float>(halves[0]);
+        values[2 * w + 1] = convert<float>(halves[1]);
+#else
         __half2 halves;
         memcpy(&halves, &words[w], sizeof(halves));
         const float2 pair = __half22float2(halves);
         values[2 * w] = pair.x;
         values[2 * w + 1] = pair.y;
+#endif
       }
     }
   } else {

@@ -3,9 +3,11 @@
 // which gives torch's special values as in the CPU reference: an all -inf row has m = -inf and
 // x - m = NaN; a +inf makes s NaN; a NaN makes m NaN (or s, where the max skips NaN).
 //
-// Rows along the last axis (dense, inner == 1) go to one of four kernels by length and count:
+// Rows along the last axis (dense, inner == 1) go to one of five paths by length and count:
 //   - up to kRegisterCols columns: a group of up to one warp per row, the row held in registers
 //     (kPacks packs per lane, instantiated per pack count), one read and one write per element;
+//   - half-type rows of kBlockRegisterMinCols to kBlockRegisterMaxCols columns: a block per row, the
+//     row still in registers (kBlockRowPacks packs per thread);
 //   - longer rows, when there are enough rows to fill the SMs and a row fits in shared memory: a
 //     block per row, the row cached in shared memory in its storage type;
 //   - too few such rows, or rows longer than one block's shared memory: a cluster of kClusterBlocks
@@ -54,6 +56,14 @@ constexpr int kUnroll = 4;                  // loads in flight per thread in the
 constexpr int kMaxThreadsPerSM = 2048;      // thread slots of a Hopper SM
 constexpr int kRegisterCols = 1024;         // longest row held in registers
 constexpr int kMaxElementsPerLane = 32;     // so kRegisterCols = kWarpSize * 32 on 32-wide warps
+// Half-type rows of kBlockRegisterMinCols..kBlockRegisterMaxCols ran fastest as a block per row in
+// registers, kBlockRowPacks packs per thread (H200, L2 flushed: 32768 x 1024 f16 36-39 us against
+// 47-50 as a warp per row, 16384 x 2048 34-37 against 41-44 and 4096 x 4096 19-21.5 against 21-23 in
+// shared memory); f32 rows gained nothing over the kernels below, 8192-column rows lost.
+constexpr int kBlockRowPacks = 2;
+constexpr int64_t kBlockRegisterMinCols = 1024;
+constexpr int64_t kBlockRegisterMaxCols = 4096;
+constexpr int kBlockRegisterMinThreads = 64;
 constexpr int64_t kMinPartLength = 2048;    // shortest part of a split row
 constexpr int64_t kDefaultSharedBytes = 48 * 1024;  // above this a kernel must opt in
 constexpr int64_t kStaticSharedBytes = 1024;        // block_reduce's slots, within the per-block limit
@@ -174,59 +184,86 @@ __device__ __forceinline__ void store_pack(Pack<T, P> *destination, const Pack<T
   *destination = value;
 }
 
-// ---- Rows in registers: dim <= kRegisterCols ----
+// ---- Rows in registers ----
 
-// One group of `width` lanes per row; lane l holds packs l, l + width, ... (kPacks of P values), so
-// the group's loads are contiguous. Packs past the row end read as -inf, adding exp(-inf - max) = 0
-// to the sum (an all -inf row is NaN anyway), and are not written. Groups past the last row compute
-// along, for the shuffles, and store nothing.
+// Softmax of one row of `packs` packs held in registers by `lanes` cooperating threads: this thread
+// (`lane`) holds packs lane, lane + lanes, ... (kPacks of P values), so the group's loads are
+// contiguous. Packs past the row end read as -inf, adding exp(-inf - max) = 0 to the sum (an all -inf
+// row is NaN anyway), and are not written. `reduce(value, op)` combines a value over the group; an
+// invalid row (a group past the last row, kept for the group's shuffles) computes along, stores nothing.
+template <int kPacks, class T, int P, class GroupReduce>
+__device__ __forceinline__ void softmax_row_in_registers(const Pack<T, P> *in, Pack<T, P> *out, int64_t packs,
+                                                         int lane, int lanes, bool valid, bool log,
+                                                         GroupReduce reduce) {
+  using C = ComputeType<T>;
+  C v[kPacks][P];
+  C max = negative_infinity<C>();
+#pragma unroll
+  for (int j = 0; j < kPacks; ++j) {
+    const int64_t i = static_cast<int64_t>(j) * lanes + lane;
+    if (valid && i < packs) {
+      unpack(in[i], v[j]);
+#pragma unroll
+      for (int k = 0; k < P; ++k) max = MaxSkippingNaN{}(max, v[j][k]);
+    } else {
+#pragma unroll
+      for (int k = 0; k < P; ++k) v[j][k] = negative_infinity<C>();
+    }
+  }
+  max = reduce(max, MaxSkippingNaN{});
+  C sum = 0;
+#pragma unroll
+  for (int j = 0; j < kPacks; ++j) {
+#pragma unroll
+    for (int k = 0; k < P; ++k) {
+      // Keep exp(x - max) for softmax; log_softmax only needs x (the normalizer subtracts max).
+      const C e = exponential(v[j][k] - max);
+      if (!log) v[j][k] = e;
+      sum += e;
+    }
+  }
+  sum = reduce(sum, SumOp{});
+  if (!valid) return;
+  const Normalizer<C> normalize(max, sum, log);
+#pragma unroll
+  for (int j = 0; j < kPacks; ++j) {
+    const int64_t i = static_cast<int64_t>(j) * lanes + lane;
+    if (i < packs) {
+#pragma unroll
+      for (int k = 0; k < P; ++k) v[j][k] = log ? normalize(v[j][k]) : v[j][k] * normalize.factor;
+      store_pack(out + i, pack<T>(v[j]));
+    }
+  }
+}
+
+// Rows up to kRegisterCols: a group of `width` lanes (up to a warp) per row. Groups past the last
+// row compute along, for the shuffles.
 template <class T, int P, int kPacks>
 __global__ void __launch_bounds__(kThreads)
     softmax_rows_in_registers(const T *x, T *y, int64_t rows, int64_t cols, int width, bool log) {
-  using C = ComputeType<T>;
   using Vec = Pack<T, P>;
   const RowGroups<kThreads> groups(width);
+  const auto group_reduce = [width](auto value, auto op) { return warp_reduce(value, op, width); };
   for (int64_t first = groups.first_row; first < rows; first += groups.step) {
     const int64_t row = first + groups.group;
-    const bool valid_row = row < rows;
-    C v[kPacks][P];
-    C max = negative_infinity<C>();
-#pragma unroll
-    for (int j = 0; j < kPacks; ++j) {
-      const int64_t col = (static_cast<int64_t>(j) * width + groups.lane) * P;
-      if (valid_row && col < cols) {
-        unpack(*reinterpret_cast<const Vec *>(x + row * cols + col), v[j]);
-#pragma unroll
-        for (int k = 0; k < P; ++k) max = MaxSkippingNaN{}(max, v[j][k]);
-      } else {
-#pragma unroll
-        for (int k = 0; k < P; ++k) v[j][k] = negative_infinity<C>();
-      }
-    }
-    max = warp_reduce(max, MaxSkippingNaN{}, width);
-    C sum = 0;
-#pragma unroll
-    for (int j = 0; j < kPacks; ++j) {
-#pragma unroll
-      for (int k = 0; k < P; ++k) {
-        // Keep exp(x - max) for softmax; log_softmax only needs x (the normalizer subtracts max).
-        const C e = exponential(v[j][k] - max);
-        if (!log) v[j][k] = e;
-        sum += e;
-      }
-    }
-    sum = warp_reduce(sum, SumOp{}, width);
-    if (!valid_row) continue;
-    const Normalizer<C> normalize(max, sum, log);
-#pragma unroll
-    for (int j = 0; j < kPacks; ++j) {
-      const int64_t col = (static_cast<int64_t>(j) * width + groups.lane) * P;
-      if (col < cols) {
-#pragma unroll
-        for (int k = 0; k < P; ++k) v[j][k] = log ? normalize(v[j][k]) : v[j][k] * normalize.factor;
-        store_pack(reinterpret_cast<Vec *>(y + row * cols + col), pack<T>(v[j]));
-      }
-    }
+    const bool valid = row < rows;
+    const int64_t offset = valid ? row * cols : 0;
+    softmax_row_in_registers<kPacks>(reinterpret_cast<const Vec *>(x + offset), reinterpret_cast<Vec *>(y + offset),
+                                     cols / P, groups.lane, width, valid, log, group_reduce);
+  }
+}
+
+// Half-type rows of kBlockRegisterMinCols..kBlockRegisterMaxCols: a block per row, kBlockRowPacks
+// packs per thread.
+template <class T, int P, int kBlockThreads>
+__global__ void __launch_bounds__(kBlockThreads)
+    softmax_rows_in_block_registers(const T *x, T *y, int64_t rows, int64_t cols, bool log) {
+  using Vec = Pack<T, P>;
+  const auto block_reduce_ = [](auto value, auto op) { return block_reduce<kBlockThreads>(value, op); };
+  for (int64_t row = blockIdx.x; row < rows; row += gridDim.x) {
+    softmax_row_in_registers<kBlockRowPacks>(reinterpret_cast<const Vec *>(x + row * cols),
+                                             reinterpret_cast<Vec *>(y + row * cols), cols / P, threadIdx.x,
+                                             kBlockThreads, true, log, block_reduce_);
   }
 }
 
@@ -505,6 +542,23 @@ oprt_status_t launch_rows_in_registers(const T *x, T *y, int64_t rows, int64_t c
   return check_launch("launching softmax's register kernel");
 }
 
+// A block per row with kBlockRowPacks packs per thread: the fewest threads (a power of two, at least
+// kBlockRegisterMinThreads) that hold the row.
+template <class T, int P, int kBlockThreads = kBlockRegisterMinThreads>
+oprt_status_t launch_rows_in_block_registers(const T *x, T *y, int64_t rows, int64_t cols, bool log,
+                                             oprt_stream_t stream) {
+  if constexpr (kBlockThreads * kBlockRowPacks * P < kBlockRegisterMaxCols) {
+    if (ceil_div(cols / P, kBlockRowPacks) > kBlockThreads) {
+      return launch_rows_in_block_registers<T, P, 2 * kBlockThreads>(x, y, rows, cols, log, stream);
+    }
+  }
+  constexpr auto kernel = softmax_rows_in_block_registers<T, P, kBlockThreads>;
+  int64_t wave = 0;
+  OPRT_RETURN_IF_ERROR((full_wave_blocks<kernel, kBlockThreads>(&wave)));
+  kernel<<<grid_for(rows, wave), kBlockThreads, 0, to_stream(stream)>>>(x, y, rows, cols, log);
+  return check_launch("launching softmax's block-register kernel");
+}
+
 template <class T, int P, int kBlockThreads>
 oprt_status_t launch_rows_in_shared(const T *x, T *y, int64_t rows, int64_t cols, size_t row_bytes, bool log,
                                     int64_t sm_count, oprt_stream_t stream) {
@@ -563,6 +617,11 @@ oprt_status_t launch_rows_in_parts(const T *x, T *y, int64_t rows, int64_t cols,
 template <class T, int P>
 oprt_status_t softmax_rows(const T *x, T *y, int64_t rows, int64_t cols, void *stats, bool log,
                            oprt_stream_t stream) {
+  if constexpr (sizeof(T) == 2 && P > 1) {
+    if (cols >= kBlockRegisterMinCols && cols <= kBlockRegisterMaxCols) {
+      return launch_rows_in_block_registers<T, P>(x, y, rows, cols, log, stream);
+    }
+  }
   if (cols <= kRegisterCols) {
     return launch_rows_in_registers<T, P>(x, y, rows, cols, register_shape(ceil_div(cols, P)), log, stream);
   }
