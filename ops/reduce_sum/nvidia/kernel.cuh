@@ -7,8 +7,8 @@
 //     one warp each (narrower groups for short rows, so each thread loads about kShortUnroll packs);
 //     longer rows a warp each when there are enough rows to keep half the device's warps busy, each
 //     lane with kLongUnroll 128-bit loads in flight, else a block each. When there are too few rows to
-//     fill the device (outer == 1 with 256M elements), each row is cut into `splits` parts, one block
-//     each (kLongUnroll loads in flight per thread), whose sums land in the workspace as
+//     fill the device (outer == 1 with 256M elements), each row is cut into `splits` interleaved parts, one
+//     block each (kLongUnroll loads in flight per thread), whose sums land in the workspace as
 //     [outer, splits] and are then summed as rows again.
 //   - inner > 1 sums columns: threads run along inner (coalesced, one pack of columns each) and a
 //     block's rows of threads split the reduced axis, combined through shared memory. Too few
@@ -83,15 +83,17 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
-// y[r * splits + s] = sum of part s (elements [s * chunk, (s + 1) * chunk)) of row r, one block per part.
+// y[r * splits + s] = sum of part s of row r, one block per part. The parts interleave: the row's
+// splits * kThreads threads take its packs in turn, so the blocks of a split row sweep it in address
+// order together (256M f32 on the H200: 252 us, against 269 us in contiguous parts).
 template <class In, class Out>
 __global__ void __launch_bounds__(kThreads)
-    sum_rows_by_block(const In *x, Out *y, int64_t rows, int64_t length, int64_t splits, int64_t chunk) {
+    sum_rows_by_block(const In *x, Out *y, int64_t rows, int64_t length, int64_t splits) {
   using C = ComputeType<In>;
   for (int64_t task = blockIdx.x; task < rows * splits; task += gridDim.x) {
-    const int64_t row = task / splits, begin = task % splits * chunk;
-    const int64_t count = std::max<int64_t>(0, std::min(chunk, length - begin));
-    C sum = thread_partial_sum<kLongUnroll, C>(x + row * length + begin, count, threadIdx.x, kThreads);
+    const int64_t row = task / splits, part = task % splits;
+    C sum = thread_partial_sum<kLongUnroll, C>(x + row * length, length, static_cast<int>(part) * kThreads + threadIdx.x,
+                                               static_cast<int>(splits) * kThreads);
     sum = block_reduce<kThreads>(sum, SumOp{});
     if (threadIdx.x == 0) y[task] = convert<Out>(sum);
   }
@@ -163,8 +165,7 @@ inline int64_t max_column_splits(int64_t outer, int64_t reduce, int64_t inner) {
 
 // y (Out) = sums of x's rows ([rows, length], In), written to y[row * splits + part].
 template <class In, class Out>
-oprt_status_t launch_rows(const In *x, Out *y, int64_t rows, int64_t length, int64_t splits, int64_t chunk,
-                          oprt_stream_t stream) {
+oprt_status_t launch_rows(const In *x, Out *y, int64_t rows, int64_t length, int64_t splits, oprt_stream_t stream) {
   constexpr int P = kPackSize<In>;
   if (splits == 1 && ceil_div(length, P) < kWarpSize * kLongUnroll) {
     // Narrow groups for short rows, so each thread has about kShortUnroll packs to load.
@@ -190,7 +191,7 @@ oprt_status_t launch_rows(const In *x, Out *y, int64_t rows, int64_t length, int
   constexpr auto kernel = sum_rows_by_block<In, Out>;
   int64_t wave = 0;
   OPRT_RETURN_IF_ERROR((full_wave_blocks<kernel, kThreads>(&wave)));
-  kernel<<<grid_for(rows * splits, wave), kThreads, 0, to_stream(stream)>>>(x, y, rows, length, splits, chunk);
+  kernel<<<grid_for(rows * splits, wave), kThreads, 0, to_stream(stream)>>>(x, y, rows, length, splits);
   return check_launch("launching reduce_sum's row kernel");
 }
 
@@ -202,12 +203,10 @@ oprt_status_t sum_rows(const T *x, T *y, int64_t rows, int64_t length, void *par
   int64_t wave = 0;
   OPRT_RETURN_IF_ERROR((full_wave_blocks<sum_rows_by_block<T, C>, kThreads>(&wave)));
   const int64_t splits = choose_splits(rows, wave, max_row_splits(rows, length));
-  if (splits == 1) return launch_rows(x, y, rows, length, 1, length, stream);
-  // Parts are whole packs, so each part of an aligned row starts aligned.
-  const int64_t chunk = ceil_div(ceil_div(length, splits), kPackSize<T>) * kPackSize<T>;
+  if (splits == 1) return launch_rows(x, y, rows, length, 1, stream);
   C *sums = static_cast<C *>(partials);
-  OPRT_RETURN_IF_ERROR(launch_rows(x, sums, rows, length, splits, chunk, stream));
-  return launch_rows(static_cast<const C *>(sums), y, rows, splits, 1, splits, stream);
+  OPRT_RETURN_IF_ERROR(launch_rows(x, sums, rows, length, splits, stream));
+  return launch_rows(static_cast<const C *>(sums), y, rows, splits, 1, stream);
 }
 
 // How sum_columns covers `inner` columns: packs of columns when every pack is aligned, and a block
