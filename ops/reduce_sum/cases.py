@@ -79,6 +79,8 @@ CASES = (
     + [Case(shapes=((64, 33),), fill="uniform", attrs=_attrs(a)) for a in (-1, 0, None)]
     + [
         Case(shapes=((4_000_000,),), fill="uniform", attrs=_attrs(None)),
+        # few long rows of odd length: split rows whose parts interleave, rows 1 and 2 start misaligned
+        Case(shapes=((3, 1_000_001),), fill="uniform", attrs=_attrs(-1)),
         Case(shapes=((2048, 2048),), attrs=_attrs(-1)),
         Case(shapes=((2048, 2048),), attrs=_attrs(0)),
         Case(shapes=((1024, 4096),), layouts=("transposed",), attrs=_attrs(1, True), dtypes=("float32", "bfloat16")),
