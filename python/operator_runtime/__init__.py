@@ -6,6 +6,7 @@
 """
 
 from ._backends import available_backends, backend, compiled_backends, device_name, get_backend, set_backend, synchronize
+from ._dispatch import fastcall_enabled
 from .errors import (
     BackendUnavailableError,
     BadDescriptorError,

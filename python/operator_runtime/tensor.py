@@ -58,13 +58,18 @@ def _element_strides(byte_strides, itemsize):
 _torch_codes = None
 
 
-def _torch_view(x):
+def torch_dtype_codes() -> dict:
+    """{torch dtype: code}; imports torch, so only once a torch tensor is seen."""
     global _torch_codes
     if _torch_codes is None:
         import torch
 
         _torch_codes = {torch.float32: F32, torch.float16: F16, torch.bfloat16: BF16, torch.float64: F64}
-    code = _torch_codes.get(x.dtype)
+    return _torch_codes
+
+
+def _torch_view(x):
+    code = torch_dtype_codes().get(x.dtype)
     if code is None:
         raise BadDtypeError("torch dtype %s is not supported" % x.dtype)
     return View(x, x.data_ptr(), code, tuple(x.shape), x.stride(), x.is_cuda)
@@ -207,15 +212,12 @@ class Tensor:
         self.dtype = np.dtype(dtype)
         self.dtype_code = dtype_code(self.dtype)
         self.data_ptr = buffer.ptr + offset
+        self.device = buffer.backend != "cpu"  # plain attributes: the fast path reads them on every call
         self._offset = offset
 
     @property
     def backend(self) -> str:
         return self._buffer.backend
-
-    @property
-    def device(self) -> bool:
-        return self._buffer.backend != "cpu"
 
     @property
     def ndim(self) -> int:

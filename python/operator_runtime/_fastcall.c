@@ -1,0 +1,378 @@
+/* operator_runtime._fastcall: Operator.__call__'s cache-hit path in C, for oprt.Tensor and torch tensors.
+ *
+ * FastOperator.run(out, inputs, attrs, stream) reads each tensor's layout, finds the descriptor under the
+ * key _dispatch.cache_key would build, runs the op's execute entry point and returns True. Anything
+ * else (another tensor type, a cache miss, an unusual argument) returns False before anything ran, and
+ * the Python path runs the call: both paths give the same results and the same errors.
+ *
+ * Stable ABI (CPython >= 3.10): one .so serves every later version. It links neither libcamp_ops.so
+ * nor torch: _dispatch.py passes the C entry points' addresses and the Python objects it needs. */
+#define Py_LIMITED_API 0x030A0000
+#include <Python.h>
+
+#define MAX_INPUTS 2
+#define KEY_FIELDS 4 /* per tensor: dtype code, shape, strides, device */
+
+typedef int (*GetBackend)(void);
+typedef int (*Execute1)(void *, void *, size_t, void *, void *, void *);
+typedef int (*Execute2)(void *, void *, size_t, void *, void *, void *, void *);
+
+/* Set by configure() and use_torch(), kept for the interpreter's life. torch_* stay NULL until a torch
+ * tensor has been through the Python path (we never import torch ourselves). */
+static GetBackend get_backend;
+static PyObject *tensor_type, *check, *workspaces;
+static PyObject *torch_types, *torch_codes, *torch_raw_stream;
+static PyObject *str_dtype_code, *str_dtype, *str_shape, *str_strides, *str_stride, *str_device, *str_is_cuda,
+    *str_data_ptr, *str_get_device, *str_get;
+
+typedef struct {
+    PyObject *key[KEY_FIELDS]; /* this tensor's part of the cache key, as tensor.view_of reads it */
+    void *ptr;
+    int torch_cuda;
+} TensorView;
+
+static int is_torch_tensor(PyObject *x)
+{
+    for (Py_ssize_t i = 0; torch_types && i < PyTuple_Size(torch_types); i++)
+        if ((PyObject *)Py_TYPE(x) == PyTuple_GetItem(torch_types, i))
+            return 1;
+    return 0;
+}
+
+static void release(TensorView *v)
+{
+    for (int f = 0; f < KEY_FIELDS; f++)
+        Py_CLEAR(v->key[f]);
+}
+
+/* 0, or -1 for another type or a failed read (the Python path then raises the real error). */
+static int view_of(PyObject *x, TensorView *v)
+{
+    PyObject *address = NULL;
+    v->torch_cuda = 0;
+    if ((PyObject *)Py_TYPE(x) == tensor_type) {
+        v->key[0] = PyObject_GetAttr(x, str_dtype_code);
+        v->key[1] = PyObject_GetAttr(x, str_shape);
+        v->key[2] = PyObject_GetAttr(x, str_strides);
+        v->key[3] = PyObject_GetAttr(x, str_device);
+        address = PyObject_GetAttr(x, str_data_ptr);
+    } else if (is_torch_tensor(x)) {
+        PyObject *dtype = PyObject_GetAttr(x, str_dtype), *size = PyObject_GetAttr(x, str_shape);
+        v->key[0] = dtype ? PyDict_GetItemWithError(torch_codes, dtype) : NULL;
+        Py_XINCREF(v->key[0]);
+        v->key[1] = size ? PySequence_Tuple(size) : NULL; /* torch.Size -> tuple, as tensor._torch_view */
+        Py_XDECREF(dtype);
+        Py_XDECREF(size);
+        v->key[2] = PyObject_CallMethodObjArgs(x, str_stride, NULL);
+        v->key[3] = PyObject_GetAttr(x, str_is_cuda);
+        address = PyObject_CallMethodObjArgs(x, str_data_ptr, NULL);
+        v->torch_cuda = v->key[3] == Py_True;
+    }
+    if (address) {
+        v->ptr = PyLong_AsVoidPtr(address);
+        Py_DECREF(address);
+    }
+    if (!address || PyErr_Occurred() || !v->key[0] || !v->key[1] || !v->key[2] || !v->key[3]) {
+        release(v);
+        return -1;
+    }
+    return 0;
+}
+
+/* The explicit stream (None or an int), else torch's current stream on the device of the first torch
+ * CUDA tensor (as _dispatch._stream_for), else NULL. -1: an argument left to the Python path. */
+static int stream_for(PyObject *stream, PyObject *torch_cuda, void **out)
+{
+    *out = NULL;
+    if (stream == Py_None && torch_cuda) {
+        PyObject *device = PyObject_CallMethodObjArgs(torch_cuda, str_get_device, NULL);
+        stream = device ? PyObject_CallFunctionObjArgs(torch_raw_stream, device, NULL) : NULL;
+        Py_XDECREF(device);
+        if (!stream)
+            return -1;
+        *out = PyLong_AsVoidPtr(stream);
+        Py_DECREF(stream);
+    } else if (PyLong_Check(stream)) {
+        *out = PyLong_AsVoidPtr(stream);
+    } else if (stream != Py_None) {
+        return -1;
+    }
+    return PyErr_Occurred() ? -1 : 0;
+}
+
+typedef struct {
+    PyObject_HEAD
+    void *execute;
+    int num_inputs;
+    PyObject *descriptors; /* the Operator's cache: key -> (descriptor, workspace bytes, backend name) */
+    /* The last hit: a repeated call compares its key fields in place instead of building and hashing a
+     * key. descriptor_evicted() clears it before Python destroys any descriptor. */
+    PyObject *last_key, *last_entry;
+    unsigned long evictions;
+} FastOperator;
+
+static int FastOperator_init(FastOperator *self, PyObject *args, PyObject *kwargs)
+{
+    PyObject *execute, *descriptors;
+    if (!get_backend) {
+        PyErr_SetString(PyExc_RuntimeError, "call operator_runtime._fastcall.configure() first");
+        return -1;
+    }
+    if (!PyArg_ParseTuple(args, "O!iO!:FastOperator", &PyLong_Type, &execute, &self->num_inputs, &PyDict_Type,
+                          &descriptors))
+        return -1;
+    if (self->num_inputs < 1 || self->num_inputs > MAX_INPUTS) {
+        PyErr_Format(PyExc_ValueError, "FastOperator takes 1 to %d inputs, not %d", MAX_INPUTS, self->num_inputs);
+        return -1;
+    }
+    self->execute = PyLong_AsVoidPtr(execute);
+    if (PyErr_Occurred())
+        return -1;
+    Py_INCREF(descriptors);
+    Py_XDECREF(self->descriptors);
+    self->descriptors = descriptors;
+    return 0;
+}
+
+static void forget_last(FastOperator *self)
+{
+    Py_CLEAR(self->last_key);
+    Py_CLEAR(self->last_entry);
+}
+
+static void FastOperator_dealloc(FastOperator *self)
+{
+    PyTypeObject *type = Py_TYPE(self);
+    forget_last(self);
+    Py_XDECREF(self->descriptors);
+    ((freefunc)PyType_GetSlot(type, Py_tp_free))(self);
+    Py_DECREF(type);
+}
+
+static PyObject *FastOperator_descriptor_evicted(FastOperator *self, PyObject *unused)
+{
+    forget_last(self);
+    self->evictions++;
+    Py_RETURN_NONE;
+}
+
+static int same(PyObject *a, PyObject *b)
+{
+    int equal = a == b ? 1 : PyObject_RichCompareBool(a, b, Py_EQ);
+    if (equal < 0)
+        PyErr_Clear(); /* the dict lookup then meets (and raises) the same error */
+    return equal > 0;
+}
+
+/* Whether key equals the key of this call, field by field (as a dict compares keys). */
+static int is_key_of(PyObject *key, int num_tensors, PyObject *backend, PyObject *attrs, TensorView *views)
+{
+    if (!same(PyTuple_GetItem(key, 0), backend) || !same(PyTuple_GetItem(key, 1), attrs))
+        return 0;
+    for (int i = 0; i < num_tensors; i++)
+        for (int f = 0; f < KEY_FIELDS; f++)
+            if (!same(PyTuple_GetItem(PyTuple_GetItem(key, 2 + i), f), views[i].key[f]))
+                return 0;
+    return 1;
+}
+
+/* The cache entry of this call (a new reference), or NULL for a miss or an error. */
+static PyObject *lookup(FastOperator *self, PyObject *backend, PyObject *attrs, TensorView *views)
+{
+    /* Owned while compared: an attrs __eq__ is Python code, during which another thread may forget them. */
+    PyObject *last_key = self->last_key, *last_entry = self->last_entry;
+    if (last_key) {
+        Py_INCREF(last_key);
+        Py_INCREF(last_entry);
+        int hit = is_key_of(last_key, 1 + self->num_inputs, backend, attrs, views);
+        Py_DECREF(last_key);
+        if (hit)
+            return last_entry;
+        Py_DECREF(last_entry);
+    }
+    /* Exactly _dispatch.cache_key: (backend id, attrs, (dtype code, shape, strides, device) per tensor). */
+    PyObject *key = PyTuple_New(2 + 1 + self->num_inputs), *entry = NULL;
+    if (!key)
+        return NULL;
+    Py_INCREF(backend);
+    PyTuple_SetItem(key, 0, backend);
+    Py_INCREF(attrs);
+    PyTuple_SetItem(key, 1, attrs);
+    for (int i = 0; i <= self->num_inputs; i++) {
+        PyObject *layout = PyTuple_Pack(KEY_FIELDS, views[i].key[0], views[i].key[1], views[i].key[2], views[i].key[3]);
+        if (!layout)
+            goto done;
+        PyTuple_SetItem(key, 2 + i, layout);
+    }
+    entry = PyDict_GetItemWithError(self->descriptors, key);
+    if (entry) {
+        Py_INCREF(entry);
+        forget_last(self);
+        self->last_key = key;
+        key = NULL;
+        Py_INCREF(entry);
+        self->last_entry = entry;
+    }
+done:
+    Py_XDECREF(key);
+    return entry;
+}
+
+/* Runs execute on the cached entry: 1, or -1 with an error set, or 0 for the Python path (when a
+ * descriptor was evicted since the call began: Python code ran meanwhile, maybe another thread's). */
+static int execute(FastOperator *self, PyObject *entry, TensorView *views, void *stream, unsigned long evictions)
+{
+    void *desc = PyLong_AsVoidPtr(PyTuple_GetItem(entry, 0)), *workspace = NULL;
+    PyObject *ws_bytes = PyTuple_GetItem(entry, 1);
+    size_t nbytes = PyLong_AsSize_t(ws_bytes);
+    if (PyErr_Occurred())
+        return -1;
+    if (nbytes) {
+        PyObject *address = PyObject_CallMethodObjArgs(workspaces, str_get, PyTuple_GetItem(entry, 2), ws_bytes, NULL);
+        if (!address)
+            return -1;
+        workspace = PyLong_AsVoidPtr(address);
+        Py_DECREF(address);
+        if (PyErr_Occurred())
+            return -1;
+    }
+    if (self->evictions != evictions)
+        return 0;
+    /* With the GIL held, so no other thread can evict and destroy the descriptor while it runs. */
+    int status = self->num_inputs == 1
+                     ? ((Execute1)self->execute)(desc, workspace, nbytes, views[0].ptr, views[1].ptr, stream)
+                     : ((Execute2)self->execute)(desc, workspace, nbytes, views[0].ptr, views[1].ptr,
+                                                 views[2].ptr, stream);
+    if (status) {
+        Py_XDECREF(PyObject_CallFunction(check, "i", status)); /* raises the typed error */
+        return -1;
+    }
+    return 1;
+}
+
+static PyObject *FastOperator_run(FastOperator *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "run(out, inputs, attrs, stream)");
+        return NULL;
+    }
+    PyObject *out = args[0], *inputs = args[1], *attrs = args[2], *stream = args[3];
+    if (!self->descriptors || !PyList_Check(inputs) || PyList_Size(inputs) != self->num_inputs)
+        Py_RETURN_FALSE;
+    TensorView views[1 + MAX_INPUTS] = {{{NULL}}};
+    PyObject *torch_cuda = NULL, *backend = NULL, *entry = NULL;
+    void *stream_ptr;
+    unsigned long evictions = self->evictions;
+    int result = 0, i;
+    for (i = 0; i <= self->num_inputs; i++) {
+        PyObject *x = i ? PyList_GetItem(inputs, i - 1) : out;
+        if (view_of(x, &views[i]) < 0)
+            goto done;
+        if (views[i].torch_cuda && !torch_cuda) {
+            torch_cuda = x;
+            Py_INCREF(torch_cuda);
+        }
+    }
+    if (stream_for(stream, torch_cuda, &stream_ptr) < 0)
+        goto done;
+    backend = PyLong_FromLong(get_backend());
+    entry = backend ? lookup(self, backend, attrs, views) : NULL;
+    if (entry)
+        result = execute(self, entry, views, stream_ptr, evictions);
+done:
+    if (result == 0)
+        PyErr_Clear(); /* a miss or a failed read: the Python path runs the call (and raises the real error) */
+    while (i-- > 0)
+        release(&views[i]);
+    Py_XDECREF(torch_cuda);
+    Py_XDECREF(backend);
+    Py_XDECREF(entry);
+    return result < 0 ? NULL : PyBool_FromLong(result);
+}
+
+static PyMethodDef FastOperator_methods[] = {
+    {"run", (PyCFunction)(void (*)(void))FastOperator_run, METH_FASTCALL,
+     "run(out, inputs, attrs, stream) -> True when done here, False when the Python path must run the call"},
+    {"descriptor_evicted", (PyCFunction)FastOperator_descriptor_evicted, METH_NOARGS,
+     "Called before the Python path destroys a descriptor of this op's cache."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyType_Slot FastOperator_slots[] = {
+    {Py_tp_doc, "FastOperator(execute address, number of inputs, descriptor cache dict)"},
+    {Py_tp_new, PyType_GenericNew},
+    {Py_tp_init, FastOperator_init},
+    {Py_tp_dealloc, FastOperator_dealloc},
+    {Py_tp_methods, FastOperator_methods},
+    {0, NULL},
+};
+
+static PyType_Spec FastOperator_spec = {
+    "operator_runtime._fastcall.FastOperator", sizeof(FastOperator), 0, Py_TPFLAGS_DEFAULT, FastOperator_slots,
+};
+
+/* Replaces a global with a new reference to value. */
+static void keep(PyObject **global, PyObject *value)
+{
+    Py_INCREF(value);
+    Py_XDECREF(*global);
+    *global = value;
+}
+
+static PyObject *configure(PyObject *module, PyObject *args)
+{
+    PyObject *get_backend_address, *tensor, *check_fn, *workspaces_obj;
+    if (!PyArg_ParseTuple(args, "O!OOO:configure", &PyLong_Type, &get_backend_address, &tensor, &check_fn,
+                          &workspaces_obj))
+        return NULL;
+    get_backend = (GetBackend)PyLong_AsVoidPtr(get_backend_address);
+    if (PyErr_Occurred())
+        return NULL;
+    keep(&tensor_type, tensor);
+    keep(&check, check_fn);
+    keep(&workspaces, workspaces_obj);
+    Py_RETURN_NONE;
+}
+
+static PyObject *use_torch(PyObject *module, PyObject *args)
+{
+    PyObject *types, *codes, *raw_stream;
+    if (!PyArg_ParseTuple(args, "O!O!O:use_torch", &PyTuple_Type, &types, &PyDict_Type, &codes, &raw_stream))
+        return NULL;
+    keep(&torch_types, types);
+    keep(&torch_codes, codes);
+    keep(&torch_raw_stream, raw_stream);
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef module_methods[] = {
+    {"configure", configure, METH_VARARGS,
+     "configure(oprt_get_backend address, oprt.Tensor, check(status), _dispatch._workspaces)"},
+    {"use_torch", use_torch, METH_VARARGS,
+     "use_torch((torch tensor types), {torch dtype: code}, torch._C._cuda_getCurrentRawStream)"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module_def = {
+    PyModuleDef_HEAD_INIT, "operator_runtime._fastcall", NULL, -1, module_methods,
+};
+
+PyMODINIT_FUNC PyInit__fastcall(void)
+{
+    PyObject **names[] = {&str_dtype_code, &str_dtype, &str_shape, &str_strides, &str_stride,
+                          &str_device, &str_is_cuda, &str_data_ptr, &str_get_device, &str_get};
+    const char *texts[] = {"dtype_code", "dtype", "shape", "strides", "stride",
+                           "device", "is_cuda", "data_ptr", "get_device", "get"};
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+        if (!(*names[i] = PyUnicode_InternFromString(texts[i])))
+            return NULL;
+    PyObject *module = PyModule_Create(&module_def);
+    PyObject *type = module ? PyType_FromSpec(&FastOperator_spec) : NULL;
+    if (!type || PyModule_AddType(module, (PyTypeObject *)type) < 0) {
+        Py_XDECREF(type);
+        Py_XDECREF(module);
+        return NULL;
+    }
+    Py_DECREF(type);
+    return module;
+}
