@@ -8,7 +8,7 @@ SITE=/tmp/oprt-site; rm -rf "$SITE"
 python3 -m pip install -q --no-index --no-deps --target "$SITE" "$WHEEL" || exit 1
 export PYTHONPATH=$SITE:$PWD PYTHONUNBUFFERED=1 OPRT_TEST_BACKENDS=nvidia
 nvidia-smi --query-gpu=name,driver_version,mig.mode.current --format=csv,noheader
-python3 -c "import operator_runtime as o; print(o.available_backends(), o._lib.lib._name)"
+python3 -c "import operator_runtime as o; print(o.available_backends(), o._lib.lib._name, \"fastcall:\", o.fastcall_enabled())"
 
 echo "== op tests on nvidia"
 python3 -m pytest -q -p no:cacheprovider -x --junitxml="$OUT/junit.xml" ops tests ${PYTEST_ARGS:-} 2>&1 | tail -n 30

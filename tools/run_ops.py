@@ -131,8 +131,11 @@ def _call_overhead(torch, calls=20000):
     """Per-call time of a tiny op from a Python loop (cached descriptor), ours vs torch, same tensors."""
     x = torch.randn(256, device="cuda")
     out = torch.empty_like(x)
+    relu_operator = sys.modules["operator_runtime.ops.relu"]._relu
     per_call = {}
     for name, fn in (("ours_relu_out", lambda: oprt.relu(x, out=out)), ("ours_relu", lambda: oprt.relu(x)),
+                     # the same call forced through the pure-Python dispatch (what runs without _fastcall)
+                     ("ours_relu_out_python_path", lambda: relu_operator._call_python(out, [x], (0.0,), None)),
                      ("torch_relu", lambda: torch.relu(x)), ("torch_add_out", lambda: torch.add(x, x, out=out))):
         for _ in range(200):
             fn()
@@ -142,6 +145,7 @@ def _call_overhead(torch, calls=20000):
             fn()
         torch.cuda.synchronize()
         per_call[name + "_us"] = (time.perf_counter() - start) / calls * 1e6
+    per_call["fastcall"] = oprt.fastcall_enabled()
     per_call["ratio_ours_out_to_torch_add_out"] = per_call["ours_relu_out_us"] / per_call["torch_add_out_us"]
     per_call["ratio_ours_to_torch_relu"] = per_call["ours_relu_us"] / per_call["torch_relu_us"]
     print("\nPython call overhead, 256 floats, %d calls: " % calls

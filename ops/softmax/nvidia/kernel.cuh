@@ -6,8 +6,8 @@
 // Rows along the last axis (dense, inner == 1) go to one of five paths by length and count:
 //   - up to kRegisterCols columns: a group of up to one warp per row, the row held in registers
 //     (kPacks packs per lane, instantiated per pack count), one read and one write per element;
-//   - half-type rows of kBlockRegisterMinCols to kBlockRegisterMaxCols columns: a block per row, the
-//     row still in registers (kBlockRowPacks packs per thread);
+//   - rows of kBlockRegisterMinCols columns up to kBlockRegisterMaxBytes (f32 and half types): a
+//     block per row, the row still in registers (kBlockRowPacks packs per thread);
 //   - longer rows, when there are enough rows to fill the SMs and a row fits in shared memory: a
 //     block per row, the row cached in shared memory in its storage type;
 //   - too few such rows, or rows longer than one block's shared memory: a cluster of kClusterBlocks
@@ -56,13 +56,14 @@ constexpr int kUnroll = 4;                  // loads in flight per thread in the
 constexpr int kMaxThreadsPerSM = 2048;      // thread slots of a Hopper SM
 constexpr int kRegisterCols = 1024;         // longest row held in registers
 constexpr int kMaxElementsPerLane = 32;     // so kRegisterCols = kWarpSize * 32 on 32-wide warps
-// Half-type rows of kBlockRegisterMinCols..kBlockRegisterMaxCols ran fastest as a block per row in
-// registers, kBlockRowPacks packs per thread (H200, L2 flushed: 32768 x 1024 f16 36-39 us against
-// 47-50 as a warp per row, 16384 x 2048 34-37 against 41-44 and 4096 x 4096 19-21.5 against 21-23 in
-// shared memory); f32 rows gained nothing over the kernels below, 8192-column rows lost.
+// Rows of kBlockRegisterMinCols columns up to kBlockRegisterMaxBytes ran fastest as a block per row
+// in registers, kBlockRowPacks packs per thread (H200, L2 flushed: 32768 x 1024 f16 36-39 us against
+// 47-50 as a warp per row, 16384 x 2048 f16 34-37 against 41-44 and 4096 x 4096 f16 19-21.5 against
+// 21-23 in shared memory; 32768 x 1024 f32 66-70 us, where the warp kernel's 8 packs per lane took
+// 76-77); 8192-column half rows and 4096-column f32 rows were slower than in shared memory.
 constexpr int kBlockRowPacks = 2;
 constexpr int64_t kBlockRegisterMinCols = 1024;
-constexpr int64_t kBlockRegisterMaxCols = 4096;
+constexpr int64_t kBlockRegisterMaxBytes = 8 * 1024;
 constexpr int kBlockRegisterMinThreads = 64;
 constexpr int64_t kMinPartLength = 2048;    // shortest part of a split row
 constexpr int64_t kDefaultSharedBytes = 48 * 1024;  // above this a kernel must opt in
@@ -253,7 +254,7 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
-// Half-type rows of kBlockRegisterMinCols..kBlockRegisterMaxCols: a block per row, kBlockRowPacks
+// Rows of kBlockRegisterMinCols columns up to kBlockRegisterMaxBytes: a block per row, kBlockRowPacks
 // packs per thread.
 template <class T, int P, int kBlockThreads>
 __global__ void __launch_bounds__(kBlockThreads)
@@ -547,7 +548,7 @@ oprt_status_t launch_rows_in_registers(const T *x, T *y, int64_t rows, int64_t c
 template <class T, int P, int kBlockThreads = kBlockRegisterMinThreads>
 oprt_status_t launch_rows_in_block_registers(const T *x, T *y, int64_t rows, int64_t cols, bool log,
                                              oprt_stream_t stream) {
-  if constexpr (kBlockThreads * kBlockRowPacks * P < kBlockRegisterMaxCols) {
+  if constexpr (kBlockThreads * kBlockRowPacks * P * sizeof(T) < kBlockRegisterMaxBytes) {
     if (ceil_div(cols / P, kBlockRowPacks) > kBlockThreads) {
       return launch_rows_in_block_registers<T, P, 2 * kBlockThreads>(x, y, rows, cols, log, stream);
     }
@@ -617,8 +618,8 @@ oprt_status_t launch_rows_in_parts(const T *x, T *y, int64_t rows, int64_t cols,
 template <class T, int P>
 oprt_status_t softmax_rows(const T *x, T *y, int64_t rows, int64_t cols, void *stats, bool log,
                            oprt_stream_t stream) {
-  if constexpr (sizeof(T) == 2 && P > 1) {
-    if (cols >= kBlockRegisterMinCols && cols <= kBlockRegisterMaxCols) {
+  if constexpr (sizeof(T) <= 4 && P > 1) {  // f64 rows were not measured in this tier
+    if (cols >= kBlockRegisterMinCols && cols * static_cast<int64_t>(sizeof(T)) <= kBlockRegisterMaxBytes) {
       return launch_rows_in_block_registers<T, P>(x, y, rows, cols, log, stream);
     }
   }
