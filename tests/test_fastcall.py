@@ -54,6 +54,20 @@ def test_fast_path_is_active_unless_turned_off():
     assert FAST == (os.environ.get("OPRT_FASTCALL") != "0")
 
 
+@pytest.mark.skipif(not FAST, reason="the fast path is off")
+def test_ops_with_more_inputs_than_the_fast_path_takes_stay_on_the_python_path(monkeypatch):
+    fast = _dispatch._fastcall
+    with pytest.raises(ValueError):
+        fast.FastOperator(ctypes.cast(_lib.lib.oprt_relu, ctypes.c_void_p).value, fast.MAX_INPUTS + 1, {})
+    monkeypatch.setattr(fast, "MAX_INPUTS", 1)  # as if vector_add had more inputs than the C path takes
+    add = _dispatch.Operator("vector_add", [], num_inputs=2)
+    assert add._fast is None
+    a, b, out = on("cpu", data((3, 4)), data((3, 4), seed=1), np.zeros((3, 4), np.float32))
+    with oprt.backend("cpu"):
+        add(out, [a, b])
+    np.testing.assert_array_equal(out.numpy(), a.numpy() + b.numpy())
+
+
 # Each scenario makes fresh operands and returns (call, tensors to read back afterwards).
 
 

@@ -110,7 +110,7 @@ class Operator:
         self._create, self._workspace, self._execute, self._destroy = declare_operator(name, attr_types, num_inputs)
         self._descriptors = collections.OrderedDict()
         self._fast = None
-        if _fastcall is not None:
+        if _fastcall is not None and num_inputs <= _fastcall.MAX_INPUTS:  # more inputs: the Python path only
             execute_address = ctypes.cast(self._execute, ctypes.c_void_p).value
             self._fast = _fastcall.FastOperator(execute_address, num_inputs, self._descriptors)
 

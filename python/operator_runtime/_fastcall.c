@@ -374,5 +374,9 @@ PyMODINIT_FUNC PyInit__fastcall(void)
         return NULL;
     }
     Py_DECREF(type);
+    if (PyModule_AddIntConstant(module, "MAX_INPUTS", MAX_INPUTS) < 0) {
+        Py_DECREF(module);
+        return NULL;
+    }
     return module;
 }
