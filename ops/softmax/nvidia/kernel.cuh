@@ -244,13 +244,13 @@ __global__ void __launch_bounds__(kThreads)
     softmax_rows_in_registers(const T *x, T *y, int64_t rows, int64_t cols, int width, bool log) {
   using Vec = Pack<T, P>;
   const RowGroups<kThreads> groups(width);
-  const auto group_reduce = [width](auto value, auto op) { return warp_reduce(value, op, width); };
+  const auto reduce_over_group = [width](auto value, auto op) { return warp_reduce(value, op, width); };
   for (int64_t first = groups.first_row; first < rows; first += groups.step) {
     const int64_t row = first + groups.group;
     const bool valid = row < rows;
     const int64_t offset = valid ? row * cols : 0;
     softmax_row_in_registers<kPacks>(reinterpret_cast<const Vec *>(x + offset), reinterpret_cast<Vec *>(y + offset),
-                                     cols / P, groups.lane, width, valid, log, group_reduce);
+                                     cols / P, groups.lane, width, valid, log, reduce_over_group);
   }
 }
 
@@ -260,11 +260,11 @@ template <class T, int P, int kBlockThreads>
 __global__ void __launch_bounds__(kBlockThreads)
     softmax_rows_in_block_registers(const T *x, T *y, int64_t rows, int64_t cols, bool log) {
   using Vec = Pack<T, P>;
-  const auto block_reduce_ = [](auto value, auto op) { return block_reduce<kBlockThreads>(value, op); };
+  const auto reduce_over_block = [](auto value, auto op) { return block_reduce<kBlockThreads>(value, op); };
   for (int64_t row = blockIdx.x; row < rows; row += gridDim.x) {
     softmax_row_in_registers<kBlockRowPacks>(reinterpret_cast<const Vec *>(x + row * cols),
                                              reinterpret_cast<Vec *>(y + row * cols), cols / P, threadIdx.x,
-                                             kBlockThreads, true, log, block_reduce_);
+                                             kBlockThreads, true, log, reduce_over_block);
   }
 }
 
