@@ -21,7 +21,7 @@ I32P = ctypes.POINTER(ctypes.c_int32)
 SIGNATURES = {
     "copy": ([], 1),
     "vector_add": ([], 2),
-    "relu": ([ctypes.c_float], 1),
+    "relu": ([ctypes.c_double], 1),
     "reduce_sum": ([I32P, ctypes.c_int32, ctypes.c_int32], 1),
     "softmax": ([ctypes.c_int32], 1),
     "log_softmax": ([ctypes.c_int32], 1),
@@ -38,7 +38,7 @@ class Op:
     def attrs(self):
         """Attributes of the standard call: x (4, 5) -> y (4,) for reduce_sum (axis 1), else y (4, 5)."""
         if self.name == "relu":
-            return (ctypes.c_float(0.0),)
+            return (ctypes.c_double(0.0),)
         if self.name == "reduce_sum":
             axes = (ctypes.c_int32 * 1)(1)
             return (ctypes.cast(axes, I32P), 1, 0)
@@ -260,7 +260,7 @@ def test_attribute_values():
     assert rs.create_desc(rs.layouts(), attrs=(axes, 3, 0))[0] == Status.INVALID_ARGUMENT  # more axes than dims
     relu = Op("relu")
     for slope in (float("nan"), float("inf")):
-        assert relu.create_desc(relu.layouts(), attrs=(ctypes.c_float(slope),))[0] == Status.INVALID_ARGUMENT
+        assert relu.create_desc(relu.layouts(), attrs=(ctypes.c_double(slope),))[0] == Status.INVALID_ARGUMENT
     for name in ("softmax", "log_softmax"):
         op = Op(name)
         assert op.create_desc(op.layouts(), attrs=(2,))[0] == Status.INVALID_ARGUMENT

@@ -6,7 +6,12 @@
  *   oprt_<op>(desc, workspace, workspace_bytes, <data pointers...>, stream)
  *   oprt_destroy_<op>_descriptor(desc)
  * A descriptor belongs to the backend that was active when it was created. On any error the function
- * returns a non-zero oprt_status_t, oprt_last_error() says what was wrong, and no output is written. */
+ * returns a non-zero oprt_status_t, oprt_last_error() says what was wrong, and no output is written.
+ *
+ * Thread safety: every function may be called from any thread. The active backend and the last error
+ * are per thread. A descriptor handle is an opaque id that is never reused: once destroyed it is
+ * reported as OPRT_STATUS_BAD_DESCRIPTOR forever, and a descriptor destroyed while another thread
+ * executes it lives until that execution returns. No C++ exception leaves the library. */
 #ifndef OPERATOR_RUNTIME_API_H_
 #define OPERATOR_RUNTIME_API_H_
 
@@ -23,7 +28,16 @@
 extern "C" {
 #endif
 
-typedef enum {
+/* The enums are int32_t-sized in C; C++ gives them that underlying type explicitly, so a caller's
+ * out-of-range value (e.g. a dtype of 77) is an ordinary integer the library rejects, not undefined
+ * behaviour. */
+#ifdef __cplusplus
+#define OPRT_ENUM(name) enum name : int32_t
+#else
+#define OPRT_ENUM(name) enum name
+#endif
+
+typedef OPRT_ENUM(oprt_status_t) {
   OPRT_STATUS_SUCCESS = 0,
   OPRT_STATUS_NULL_POINTER = 1,           /* a required pointer argument is NULL */
   OPRT_STATUS_INVALID_ARGUMENT = 2,       /* e.g. axis out of range, bad attribute, bad enum value */
@@ -36,16 +50,17 @@ typedef enum {
   OPRT_STATUS_OUT_OF_MEMORY = 9,
   OPRT_STATUS_DEVICE_ERROR = 10,          /* the device runtime reported an error (launch, copy, sync) */
   OPRT_STATUS_BAD_DESCRIPTOR = 11,        /* NULL/destroyed descriptor, or one of another operator */
+  OPRT_STATUS_INTERNAL = 12,              /* a bug in the library (an unexpected exception), reported not raised */
 } oprt_status_t;
 
-typedef enum {
+typedef OPRT_ENUM(oprt_dtype_t) {
   OPRT_DTYPE_F32 = 0,
   OPRT_DTYPE_F16 = 1,  /* IEEE binary16; computed in f32 */
   OPRT_DTYPE_BF16 = 2, /* bfloat16; computed in f32 */
   OPRT_DTYPE_F64 = 3,
 } oprt_dtype_t;
 
-typedef enum {
+typedef OPRT_ENUM(oprt_backend_t) {
   OPRT_BACKEND_CPU = 0, /* reference backend, always compiled in */
   OPRT_BACKEND_NVIDIA = 1,
   OPRT_BACKEND_METAX = 2,
@@ -73,7 +88,9 @@ OPRT_API const char *oprt_last_error(void);
 OPRT_API size_t oprt_dtype_size(oprt_dtype_t dtype); /* 0 for an unknown dtype */
 OPRT_API const char *oprt_version(void);
 
-/* Backends. The active backend is process-wide; descriptors keep the backend they were created on. */
+/* Backends. The active backend is per thread, like CUDA's current device: oprt_set_backend changes it
+ * for the calling thread only, and every thread starts on OPRT_BACKEND_CPU. Descriptors keep the
+ * backend they were created on, whatever thread executes them. */
 OPRT_API int oprt_backend_compiled(oprt_backend_t backend);  /* kernels linked into this library */
 OPRT_API int oprt_backend_available(oprt_backend_t backend); /* compiled AND a device is usable */
 OPRT_API oprt_status_t oprt_set_backend(oprt_backend_t backend);
@@ -81,8 +98,8 @@ OPRT_API oprt_backend_t oprt_get_backend(void);
 OPRT_API const char *oprt_backend_name(oprt_backend_t backend);
 OPRT_API oprt_status_t oprt_device_name(char *buffer, size_t buffer_bytes); /* of the active backend */
 
-/* Memory and streams of the ACTIVE backend (host memory on the CPU backend). */
-typedef enum {
+/* Memory and streams of the calling thread's ACTIVE backend (host memory on the CPU backend). */
+typedef OPRT_ENUM(oprt_memcpy_kind_t) {
   OPRT_MEMCPY_HOST_TO_HOST = 0,
   OPRT_MEMCPY_HOST_TO_DEVICE = 1,
   OPRT_MEMCPY_DEVICE_TO_HOST = 2,
@@ -91,6 +108,11 @@ typedef enum {
 
 OPRT_API oprt_status_t oprt_malloc(void **ptr, size_t bytes); /* *ptr = NULL for bytes == 0 */
 OPRT_API oprt_status_t oprt_free(void *ptr);                  /* NULL is a no-op */
+/* Stream-ordered memory, e.g. a workspace: usable by work queued on `stream` after the call, and given
+ * back once the work queued on `stream` before oprt_free_async has finished. So one stream never
+ * shares it with another, whatever thread enqueues. (CPU: plain host memory, the stream is ignored.) */
+OPRT_API oprt_status_t oprt_malloc_async(void **ptr, size_t bytes, oprt_stream_t stream); /* NULL for 0 bytes */
+OPRT_API oprt_status_t oprt_free_async(void *ptr, oprt_stream_t stream);                  /* NULL is a no-op */
 OPRT_API oprt_status_t oprt_memcpy(void *dst, const void *src, size_t bytes, oprt_memcpy_kind_t kind);
 OPRT_API oprt_status_t oprt_memcpy_async(void *dst, const void *src, size_t bytes, oprt_memcpy_kind_t kind,
                                          oprt_stream_t stream);

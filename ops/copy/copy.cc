@@ -3,8 +3,6 @@
 
 #include "ops/copy/copy.h"
 
-struct oprt_copy_descriptor : oprt::Descriptor<oprt::ElementwisePlan, oprt::CopyKernel> {};
-
 namespace oprt {
 KernelTable<CopyKernel> &copy_kernels() {
   static KernelTable<CopyKernel> table("copy");
@@ -22,24 +20,29 @@ oprt_status_t oprt_create_copy_descriptor(oprt_copy_descriptor_t *desc, const op
                                           const oprt_tensor_layout_t *x) {
   clear_error();
   if (desc == nullptr) return fail(OPRT_STATUS_NULL_POINTER, "desc is NULL");
-  ElementwisePlan plan = {};
-  const Layout *inputs[] = {x};
-  OPRT_RETURN_IF_ERROR(make_elementwise_plan(y, "y", inputs, kInputNames, 1, &plan));
-  return create_descriptor(copy_kernels(), plan, desc);
+  return guarded([&] {
+    ElementwisePlan plan = {};
+    const Layout *inputs[] = {x};
+    OPRT_RETURN_IF_ERROR(make_elementwise_plan(y, "y", inputs, kInputNames, 1, &plan));
+    return create_descriptor(copy_kernels(), plan, desc);
+  });
 }
 
 oprt_status_t oprt_get_copy_workspace_size(oprt_copy_descriptor_t desc, size_t *bytes) {
   return get_workspace_size(desc, copy_kernels(), bytes);
 }
 
-oprt_status_t oprt_copy(oprt_copy_descriptor_t desc, void *workspace, size_t workspace_bytes, void *y, const void *x,
+oprt_status_t oprt_copy(oprt_copy_descriptor_t handle, void *workspace, size_t workspace_bytes, void *y, const void *x,
                         oprt_stream_t stream) {
   clear_error();
-  OPRT_RETURN_IF_ERROR(check_workspace(desc, copy_kernels(), workspace, workspace_bytes));
-  const void *inputs[] = {x};
-  OPRT_RETURN_IF_ERROR(check_elementwise_data(desc->plan, y, "y", inputs, kInputNames));
-  if (desc->plan.numel == 0 || y == x) return OPRT_STATUS_SUCCESS;  // y == x passed the check: exact alias
-  return desc->kernel->execute(desc->plan, workspace, y, x, stream);
+  return guarded([&] {
+    DescriptorRef<CopyKernel> desc;
+    OPRT_RETURN_IF_ERROR(acquire_for_execute(handle, copy_kernels(), workspace, workspace_bytes, &desc));
+    const void *inputs[] = {x};
+    OPRT_RETURN_IF_ERROR(check_elementwise_data(desc->plan, y, "y", inputs, kInputNames));
+    if (desc->plan.numel == 0 || y == x) return OPRT_STATUS_SUCCESS;  // y == x passed the check: exact alias
+    return desc->kernel->execute(desc->plan, workspace, y, x, stream);
+  });
 }
 
 oprt_status_t oprt_destroy_copy_descriptor(oprt_copy_descriptor_t desc) {

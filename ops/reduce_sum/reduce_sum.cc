@@ -5,8 +5,6 @@
 
 #include "ops/reduce_sum/reduce_sum.h"
 
-struct oprt_reduce_sum_descriptor : oprt::Descriptor<oprt::ReduceSumPlan, oprt::ReduceSumKernel> {};
-
 namespace oprt {
 
 KernelTable<ReduceSumKernel> &reduce_sum_kernels() {
@@ -84,25 +82,30 @@ oprt_status_t oprt_create_reduce_sum_descriptor(oprt_reduce_sum_descriptor_t *de
                                                 int32_t keepdims) {
   clear_error();
   if (desc == nullptr) return fail(OPRT_STATUS_NULL_POINTER, "desc is NULL");
-  ReduceSumPlan plan;
-  OPRT_RETURN_IF_ERROR(make_plan(y, x, axes, num_axes, keepdims, &plan));
-  return create_descriptor(reduce_sum_kernels(), plan, desc);
+  return guarded([&] {
+    ReduceSumPlan plan;
+    OPRT_RETURN_IF_ERROR(make_plan(y, x, axes, num_axes, keepdims, &plan));
+    return create_descriptor(reduce_sum_kernels(), plan, desc);
+  });
 }
 
 oprt_status_t oprt_get_reduce_sum_workspace_size(oprt_reduce_sum_descriptor_t desc, size_t *bytes) {
   return get_workspace_size(desc, reduce_sum_kernels(), bytes);
 }
 
-oprt_status_t oprt_reduce_sum(oprt_reduce_sum_descriptor_t desc, void *workspace, size_t workspace_bytes, void *y,
+oprt_status_t oprt_reduce_sum(oprt_reduce_sum_descriptor_t handle, void *workspace, size_t workspace_bytes, void *y,
                               const void *x, oprt_stream_t stream) {
   clear_error();
-  OPRT_RETURN_IF_ERROR(check_workspace(desc, reduce_sum_kernels(), workspace, workspace_bytes));
-  const ReduceSumPlan &plan = desc->plan;
-  OPRT_RETURN_IF_ERROR(check_data(y, plan.y, "y"));
-  OPRT_RETURN_IF_ERROR(check_data(x, plan.x, "x"));
-  OPRT_RETURN_IF_ERROR(check_no_partial_overlap(plan.y, y, "y", plan.x, x, "x", /*allow_exact_alias=*/false));
-  if (plan.y_numel == 0) return OPRT_STATUS_SUCCESS;
-  return desc->kernel->execute(plan, workspace, y, x, stream);
+  return guarded([&] {
+    DescriptorRef<ReduceSumKernel> desc;
+    OPRT_RETURN_IF_ERROR(acquire_for_execute(handle, reduce_sum_kernels(), workspace, workspace_bytes, &desc));
+    const ReduceSumPlan &plan = desc->plan;
+    OPRT_RETURN_IF_ERROR(check_data(y, plan.y, "y"));
+    OPRT_RETURN_IF_ERROR(check_data(x, plan.x, "x"));
+    OPRT_RETURN_IF_ERROR(check_no_partial_overlap(plan.y, y, "y", plan.x, x, "x", /*allow_exact_alias=*/false));
+    if (plan.y_numel == 0) return OPRT_STATUS_SUCCESS;
+    return desc->kernel->execute(plan, workspace, y, x, stream);
+  });
 }
 
 oprt_status_t oprt_destroy_reduce_sum_descriptor(oprt_reduce_sum_descriptor_t desc) {

@@ -1,6 +1,5 @@
 #include "ops/runtime/backend.h"
 
-#include <atomic>
 #include <cstring>
 
 #include "ops/runtime/status.h"
@@ -13,7 +12,8 @@ const BackendRuntime *&slot(oprt_backend_t backend) {
   return runtimes[backend];
 }
 
-std::atomic<int> active{OPRT_BACKEND_CPU};
+// Per thread, like CUDA's current device: threads using different backends cannot interfere.
+thread_local oprt_backend_t active = OPRT_BACKEND_CPU;
 
 // Every memory/stream entry point: clear the error, fetch the active backend's runtime.
 const BackendRuntime &active_runtime() { return *slot(active_backend()); }
@@ -31,7 +31,7 @@ const BackendRuntime *backend_runtime(oprt_backend_t backend) {
   return valid_backend(backend) ? slot(backend) : nullptr;
 }
 
-oprt_backend_t active_backend() { return static_cast<oprt_backend_t>(active.load(std::memory_order_relaxed)); }
+oprt_backend_t active_backend() { return active; }
 
 }  // namespace oprt
 
@@ -70,7 +70,7 @@ oprt_status_t oprt_set_backend(oprt_backend_t backend) {
     return fail(OPRT_STATUS_BACKEND_UNAVAILABLE, "backend '%s' is compiled in but no usable device was found",
                 oprt_backend_name(backend));
   }
-  oprt::active.store(backend, std::memory_order_relaxed);
+  oprt::active = backend;
   return OPRT_STATUS_SUCCESS;
 }
 
@@ -106,6 +106,20 @@ static oprt_status_t checked_memcpy(void *dst, const void *src, size_t bytes, op
     return fail(OPRT_STATUS_INVALID_ARGUMENT, "memcpy kind %d is not a oprt_memcpy_kind_t", kind);
   }
   return active_runtime().memcpy(dst, src, bytes, kind, async, stream);
+}
+
+oprt_status_t oprt_malloc_async(void **ptr, size_t bytes, oprt_stream_t stream) {
+  clear_error();
+  if (ptr == nullptr) return fail(OPRT_STATUS_NULL_POINTER, "ptr is NULL");
+  *ptr = nullptr;
+  if (bytes == 0) return OPRT_STATUS_SUCCESS;
+  return active_runtime().malloc_async(ptr, bytes, stream);
+}
+
+oprt_status_t oprt_free_async(void *ptr, oprt_stream_t stream) {
+  clear_error();
+  if (ptr == nullptr) return OPRT_STATUS_SUCCESS;
+  return active_runtime().free_async(ptr, stream);
 }
 
 oprt_status_t oprt_memcpy(void *dst, const void *src, size_t bytes, oprt_memcpy_kind_t kind) {

@@ -15,6 +15,9 @@ struct BackendRuntime {
   oprt_status_t (*device_name)(char *buffer, size_t bytes);
   oprt_status_t (*malloc)(void **ptr, size_t bytes);
   oprt_status_t (*free)(void *ptr);
+  // Stream-ordered: see oprt_malloc_async in api.h.
+  oprt_status_t (*malloc_async)(void **ptr, size_t bytes, oprt_stream_t stream);
+  oprt_status_t (*free_async)(void *ptr, oprt_stream_t stream);
   // Synchronous when stream == nullptr and `async` is false.
   oprt_status_t (*memcpy)(void *dst, const void *src, size_t bytes, oprt_memcpy_kind_t kind, bool async,
                           oprt_stream_t stream);
@@ -28,7 +31,7 @@ struct BackendRuntime {
 // Returns true so it can initialise a namespace-scope constant in the registering file.
 bool register_backend(oprt_backend_t backend, const BackendRuntime *runtime);
 const BackendRuntime *backend_runtime(oprt_backend_t backend);  // nullptr if not compiled in
-oprt_backend_t active_backend();
+oprt_backend_t active_backend();  // of the calling thread
 bool valid_backend(oprt_backend_t backend);
 
 }  // namespace oprt

@@ -35,19 +35,32 @@ oprt_status_t check_layout(const Layout *layout, const char *name) {
   if (layout->ndim < 0 || layout->ndim > OPRT_MAX_NDIM) {
     return fail(OPRT_STATUS_BAD_SHAPE, "%s has ndim %d; supported 0..%d", name, layout->ndim, OPRT_MAX_NDIM);
   }
-  int64_t count = 1;
+  int64_t count = 1, last = 0;  // element count; offset of the last element
+  bool empty = false;
   for (int32_t d = 0; d < layout->ndim; ++d) {
-    if (layout->shape[d] < 0) {
-      return fail(OPRT_STATUS_BAD_SHAPE, "%s has negative extent %lld in dim %d", name, (long long)layout->shape[d], d);
+    const int64_t extent = layout->shape[d], stride = layout->strides[d];
+    if (extent < 0) {
+      return fail(OPRT_STATUS_BAD_SHAPE, "%s has negative extent %lld in dim %d", name, (long long)extent, d);
     }
-    if (layout->strides[d] < 0) {
+    if (stride < 0) {
       return fail(OPRT_STATUS_BAD_STRIDES, "%s has negative stride %lld in dim %d (negative strides are not supported)",
-                  name, (long long)layout->strides[d], d);
+                  name, (long long)stride, d);
     }
-    if (layout->shape[d] > 0 && count > INT64_MAX / layout->shape[d]) {
+    if (__builtin_mul_overflow(count, extent, &count)) {
       return fail(OPRT_STATUS_BAD_SHAPE, "%s has more than 2^63 elements", name);
     }
-    count *= layout->shape[d];
+    empty = empty || extent == 0;
+    int64_t step;
+    if (extent > 0 && (__builtin_mul_overflow(extent - 1, stride, &step) || __builtin_add_overflow(last, step, &last))) {
+      return fail(OPRT_STATUS_BAD_STRIDES, "%s with shape %s and strides %s spans more than 2^63 elements", name,
+                  shape_string(*layout).c_str(), strides_string(*layout).c_str());
+    }
+  }
+  // Every byte offset the kernels compute must fit in int64 too.
+  int64_t bytes;
+  if (!empty && __builtin_mul_overflow(last + 1, static_cast<int64_t>(oprt_dtype_size(layout->dtype)), &bytes)) {
+    return fail(OPRT_STATUS_BAD_STRIDES, "%s with shape %s and strides %s spans more than 2^63 bytes", name,
+                shape_string(*layout).c_str(), strides_string(*layout).c_str());
   }
   return OPRT_STATUS_SUCCESS;
 }
@@ -174,7 +187,14 @@ oprt_status_t check_no_partial_overlap(const Layout &out, const void *out_data, 
 }
 
 oprt_status_t check_data(const void *data, const Layout &layout, const char *name) {
-  if (data == nullptr && numel(layout) > 0) return fail(OPRT_STATUS_NULL_POINTER, "data pointer of %s is NULL", name);
+  if (numel(layout) == 0) return OPRT_STATUS_SUCCESS;
+  if (data == nullptr) return fail(OPRT_STATUS_NULL_POINTER, "data pointer of %s is NULL", name);
+  // Kernels load and store whole elements; a misaligned one is undefined behaviour (or a fault on a GPU).
+  const size_t item = oprt_dtype_size(layout.dtype);
+  if (reinterpret_cast<uintptr_t>(data) % item != 0) {
+    return fail(OPRT_STATUS_INVALID_ARGUMENT, "data pointer of %s (%p) is not aligned to its %zu-byte elements", name,
+                data, item);
+  }
   return OPRT_STATUS_SUCCESS;
 }
 

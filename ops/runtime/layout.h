@@ -12,7 +12,8 @@ namespace oprt {
 
 using Layout = oprt_tensor_layout_t;
 
-// Non-null, known dtype, 0 <= ndim <= OPRT_MAX_NDIM, extents >= 0, strides >= 0 and total size in int64.
+// Non-null, known dtype, 0 <= ndim <= OPRT_MAX_NDIM, extents >= 0, strides >= 0, and the element count
+// and the byte span (offset of the last element plus one, in bytes) both fit in int64.
 oprt_status_t check_layout(const Layout *layout, const char *name);
 oprt_status_t check_same_dtype(const Layout &a, const char *a_name, const Layout &b, const char *b_name);
 oprt_status_t check_same_shape(const Layout &a, const char *a_name, const Layout &b, const char *b_name);
@@ -25,7 +26,8 @@ oprt_status_t check_no_self_overlap(const Layout &out, const char *name);
 // interleaved views that share a byte range count as overlapping.
 oprt_status_t check_no_partial_overlap(const Layout &out, const void *out_data, const char *out_name, const Layout &in,
                                        const void *in_data, const char *in_name, bool allow_exact_alias);
-oprt_status_t check_data(const void *data, const Layout &layout, const char *name);  // NULL only if empty
+// Non-NULL (unless empty) and aligned to the element size.
+oprt_status_t check_data(const void *data, const Layout &layout, const char *name);
 
 int64_t numel(const Layout &layout);
 bool is_contiguous(const Layout &layout);  // dense row-major (strides of extent-1 dims ignored)

@@ -1,11 +1,17 @@
 // The plumbing every operator shares: per-backend kernel tables, descriptors and the checks of the
 // execute call. An operator defines a Plan (validated, backend-neutral description of one call), one
-// Kernel per backend (workspace size + execute) and its C descriptor type as a Descriptor<Plan, Kernel>.
+// Kernel per backend (workspace size + execute), and its entry points through the functions below.
+//
+// A descriptor handle given to C callers is an opaque id, never a pointer and never reused. The
+// registry maps live ids to reference-counted descriptors: a stale or forged handle is reported as
+// BAD_DESCRIPTOR, and a descriptor destroyed by one thread while another executes it lives until
+// that execution returns.
 #ifndef OPS_RUNTIME_OPERATOR_H_
 #define OPS_RUNTIME_OPERATOR_H_
 
 #include <cstddef>
-#include <new>
+#include <cstdint>
+#include <memory>
 
 #include "operator_runtime/api.h"
 #include "ops/runtime/backend.h"
@@ -14,8 +20,9 @@
 namespace oprt {
 
 // One backend's implementation of one operator.
-template <class Plan, class... Data>
+template <class PlanT, class... Data>
 struct Kernel {
+  using Plan = PlanT;
   size_t (*workspace_bytes)(const Plan &plan);
   oprt_status_t (*execute)(const Plan &plan, void *workspace, Data... data, oprt_stream_t stream);
 };
@@ -36,84 +43,103 @@ class KernelTable {
   const K *kernels_[OPRT_BACKEND_COUNT] = {};
 };
 
-// Live descriptors, so a destroyed (or never created) one is reported, not read after free.
-void register_descriptor(const void *desc);
-bool unregister_descriptor(const void *desc);  // false if it was not live
-bool is_live_descriptor(const void *desc);
+// What the registry keeps of any operator's descriptor.
+struct DescriptorBase {
+  const void *table;    // the operator's KernelTable: identifies the operator
+  const char *op_name;
+  virtual ~DescriptorBase() = default;
+};
 
-template <class PlanT, class K>
-struct Descriptor {
-  using Plan = PlanT;
-  const KernelTable<K> *table;  // identifies the operator
+template <class K>
+struct Descriptor : DescriptorBase {
   oprt_backend_t backend;
   size_t workspace_bytes;
   const K *kernel;
-  Plan plan;
+  typename K::Plan plan;
 };
 
-// Creates a descriptor of `plan` for the active backend.
-template <class Desc, class K>
-oprt_status_t create_descriptor(const KernelTable<K> &table, const typename Desc::Plan &plan, Desc **out) {
+template <class K>
+using DescriptorRef = std::shared_ptr<const Descriptor<K>>;
+
+// The registry (descriptor_registry.cc). Handles are never 0 and never reused.
+uintptr_t register_descriptor(std::shared_ptr<const DescriptorBase> desc);
+std::shared_ptr<const DescriptorBase> find_descriptor(uintptr_t handle);  // nullptr if not live
+std::shared_ptr<const DescriptorBase> unregister_descriptor(uintptr_t handle);
+
+// Creates a descriptor of `plan` for the calling thread's active backend; *out gets its handle.
+template <class K, class Handle>
+oprt_status_t create_descriptor(const KernelTable<K> &table, const typename K::Plan &plan, Handle *out) {
   const oprt_backend_t backend = active_backend();
   const K *kernel = table.find(backend);
   if (kernel == nullptr) {
     return fail(OPRT_STATUS_NOT_SUPPORTED, "%s has no kernel for backend '%s' in this build", table.op_name,
                 oprt_backend_name(backend));
   }
-  Desc *desc = new (std::nothrow) Desc();
-  if (desc == nullptr) return fail(OPRT_STATUS_OUT_OF_MEMORY, "cannot allocate a %s descriptor", table.op_name);
+  auto desc = std::make_shared<Descriptor<K>>();
   desc->table = &table;
+  desc->op_name = table.op_name;
   desc->backend = backend;
   desc->kernel = kernel;
   desc->plan = plan;
   desc->workspace_bytes = kernel->workspace_bytes(plan);
-  register_descriptor(desc);
-  *out = desc;
+  *out = reinterpret_cast<Handle>(register_descriptor(std::move(desc)));
   return OPRT_STATUS_SUCCESS;
 }
 
-template <class Desc, class K>
-oprt_status_t check_descriptor(const Desc *desc, const KernelTable<K> &table) {
-  if (desc == nullptr) return fail(OPRT_STATUS_BAD_DESCRIPTOR, "%s descriptor is NULL", table.op_name);
-  if (!is_live_descriptor(desc)) {
+// The live descriptor of `handle`, held for the duration of the call.
+template <class K, class Handle>
+oprt_status_t find_descriptor(Handle handle, const KernelTable<K> &table, DescriptorRef<K> *out) {
+  if (handle == nullptr) return fail(OPRT_STATUS_BAD_DESCRIPTOR, "%s descriptor is NULL", table.op_name);
+  std::shared_ptr<const DescriptorBase> found = find_descriptor(reinterpret_cast<uintptr_t>(handle));
+  if (found == nullptr) {
     return fail(OPRT_STATUS_BAD_DESCRIPTOR, "not a live %s descriptor (destroyed, or never created)", table.op_name);
   }
-  if (desc->table != &table) {
-    return fail(OPRT_STATUS_BAD_DESCRIPTOR, "descriptor of %s passed to %s", desc->table->op_name, table.op_name);
+  if (found->table != &table) {
+    return fail(OPRT_STATUS_BAD_DESCRIPTOR, "descriptor of %s passed to %s", found->op_name, table.op_name);
   }
+  *out = std::static_pointer_cast<const Descriptor<K>>(found);
   return OPRT_STATUS_SUCCESS;
 }
 
-template <class Desc, class K>
-oprt_status_t get_workspace_size(const Desc *desc, const KernelTable<K> &table, size_t *bytes) {
+template <class K, class Handle>
+oprt_status_t get_workspace_size(Handle handle, const KernelTable<K> &table, size_t *bytes) {
   clear_error();
-  OPRT_RETURN_IF_ERROR(check_descriptor(desc, table));
-  if (bytes == nullptr) return fail(OPRT_STATUS_NULL_POINTER, "bytes is NULL");
-  *bytes = desc->workspace_bytes;
+  return guarded([&] {
+    DescriptorRef<K> desc;
+    OPRT_RETURN_IF_ERROR(find_descriptor(handle, table, &desc));
+    if (bytes == nullptr) return fail(OPRT_STATUS_NULL_POINTER, "bytes is NULL");
+    *bytes = desc->workspace_bytes;
+    return OPRT_STATUS_SUCCESS;
+  });
+}
+
+// The first step of every execute entry point: a live descriptor of this operator and a big enough workspace.
+template <class K, class Handle>
+oprt_status_t acquire_for_execute(Handle handle, const KernelTable<K> &table, const void *workspace, size_t bytes,
+                                  DescriptorRef<K> *out) {
+  OPRT_RETURN_IF_ERROR(find_descriptor(handle, table, out));
+  const size_t needed = (*out)->workspace_bytes;
+  if (bytes < needed) {
+    return fail(OPRT_STATUS_INSUFFICIENT_WORKSPACE, "%s needs %zu workspace bytes, got %zu", table.op_name, needed,
+                bytes);
+  }
+  if (needed > 0 && workspace == nullptr) {
+    return fail(OPRT_STATUS_NULL_POINTER, "%s needs a workspace of %zu bytes, got NULL", table.op_name, needed);
+  }
   return OPRT_STATUS_SUCCESS;
 }
 
-template <class Desc, class K>
-oprt_status_t check_workspace(const Desc *desc, const KernelTable<K> &table, const void *workspace, size_t bytes) {
-  OPRT_RETURN_IF_ERROR(check_descriptor(desc, table));
-  if (bytes < desc->workspace_bytes) {
-    return fail(OPRT_STATUS_INSUFFICIENT_WORKSPACE, "%s needs %zu workspace bytes, got %zu", table.op_name,
-                desc->workspace_bytes, bytes);
-  }
-  if (desc->workspace_bytes > 0 && workspace == nullptr) {
-    return fail(OPRT_STATUS_NULL_POINTER, "%s needs a workspace of %zu bytes, got NULL", table.op_name,
-                desc->workspace_bytes);
-  }
-  return OPRT_STATUS_SUCCESS;
-}
-
-template <class Desc, class K>
-oprt_status_t destroy_descriptor(Desc *desc, const KernelTable<K> &table) {
+template <class K, class Handle>
+oprt_status_t destroy_descriptor(Handle handle, const KernelTable<K> &table) {
   clear_error();
-  OPRT_RETURN_IF_ERROR(check_descriptor(desc, table));
-  unregister_descriptor(desc);
-  delete desc;
-  return OPRT_STATUS_SUCCESS;
+  return guarded([&] {
+    DescriptorRef<K> desc;
+    OPRT_RETURN_IF_ERROR(find_descriptor(handle, table, &desc));
+    if (unregister_descriptor(reinterpret_cast<uintptr_t>(handle)) == nullptr) {  // another thread was first
+      return fail(OPRT_STATUS_BAD_DESCRIPTOR, "%s descriptor destroyed twice", table.op_name);
+    }
+    return OPRT_STATUS_SUCCESS;  // freed here, or when the last execution holding it returns
+  });
 }
 
 }  // namespace oprt

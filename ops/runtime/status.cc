@@ -2,24 +2,24 @@
 
 #include <cstdarg>
 #include <cstdio>
-#include <string>
 
 namespace oprt {
 namespace {
-thread_local std::string last_error;
+// A fixed buffer, so reporting an error never allocates (it may report running out of memory).
+thread_local char last_error[1280];
 }
 
 oprt_status_t fail(oprt_status_t status, const char *format, ...) {
-  char buffer[1024];
+  char detail[1024];
   va_list args;
   va_start(args, format);
-  std::vsnprintf(buffer, sizeof(buffer), format, args);
+  std::vsnprintf(detail, sizeof(detail), format, args);
   va_end(args);
-  last_error = std::string(oprt_status_string(status)) + ": " + buffer;
+  std::snprintf(last_error, sizeof(last_error), "%s: %s", oprt_status_string(status), detail);
   return status;
 }
 
-void clear_error() { last_error.clear(); }
+void clear_error() { last_error[0] = '\0'; }
 
 }  // namespace oprt
 
@@ -39,11 +39,12 @@ const char *oprt_status_string(oprt_status_t status) {
     case OPRT_STATUS_OUT_OF_MEMORY: return "out of memory";
     case OPRT_STATUS_DEVICE_ERROR: return "device error";
     case OPRT_STATUS_BAD_DESCRIPTOR: return "bad descriptor";
+    case OPRT_STATUS_INTERNAL: return "internal error";
   }
   return "unknown status";
 }
 
-const char *oprt_last_error(void) { return oprt::last_error.c_str(); }
+const char *oprt_last_error(void) { return oprt::last_error; }
 
 const char *oprt_version(void) { return "0.1.0"; }
 

@@ -3,9 +3,6 @@
 
 #include "ops/softmax/softmax.h"
 
-struct oprt_softmax_descriptor : oprt::Descriptor<oprt::SoftmaxPlan, oprt::SoftmaxKernel> {};
-struct oprt_log_softmax_descriptor : oprt::Descriptor<oprt::SoftmaxPlan, oprt::SoftmaxKernel> {};
-
 namespace oprt {
 
 KernelTable<SoftmaxKernel> &softmax_kernels() {
@@ -20,41 +17,46 @@ KernelTable<SoftmaxKernel> &log_softmax_kernels() {
 
 namespace {
 
-template <class Desc>
-oprt_status_t create(const KernelTable<SoftmaxKernel> &table, bool log, Desc **desc, const Layout *y, const Layout *x,
+template <class Handle>
+oprt_status_t create(const KernelTable<SoftmaxKernel> &table, bool log, Handle *desc, const Layout *y, const Layout *x,
                      int32_t axis) {
   clear_error();
   if (desc == nullptr) return fail(OPRT_STATUS_NULL_POINTER, "desc is NULL");
-  OPRT_RETURN_IF_ERROR(check_layout(x, "x"));
-  OPRT_RETURN_IF_ERROR(check_layout(y, "y"));
-  OPRT_RETURN_IF_ERROR(check_same_dtype(*y, "y", *x, "x"));
-  OPRT_RETURN_IF_ERROR(check_same_shape(*y, "y", *x, "x"));
-  OPRT_RETURN_IF_ERROR(check_no_self_overlap(*y, "y"));
-  SoftmaxPlan p = {};
-  OPRT_RETURN_IF_ERROR(normalize_axis(axis, x->ndim, "axis", &p.axis));
-  p.dtype = x->dtype;
-  p.log = log;
-  p.x = *x;
-  p.y = *y;
-  p.outer = p.dim = p.inner = 1;
-  for (int32_t d = 0; d < x->ndim; ++d) {
-    (d < p.axis ? p.outer : d == p.axis ? p.dim : p.inner) *= x->shape[d];
-  }
-  p.dense = is_contiguous(*x) && is_contiguous(*y);
-  return create_descriptor(table, p, desc);
+  return guarded([&] {
+    OPRT_RETURN_IF_ERROR(check_layout(x, "x"));
+    OPRT_RETURN_IF_ERROR(check_layout(y, "y"));
+    OPRT_RETURN_IF_ERROR(check_same_dtype(*y, "y", *x, "x"));
+    OPRT_RETURN_IF_ERROR(check_same_shape(*y, "y", *x, "x"));
+    OPRT_RETURN_IF_ERROR(check_no_self_overlap(*y, "y"));
+    SoftmaxPlan p = {};
+    OPRT_RETURN_IF_ERROR(normalize_axis(axis, x->ndim, "axis", &p.axis));
+    p.dtype = x->dtype;
+    p.log = log;
+    p.x = *x;
+    p.y = *y;
+    p.outer = p.dim = p.inner = 1;
+    for (int32_t d = 0; d < x->ndim; ++d) {
+      (d < p.axis ? p.outer : d == p.axis ? p.dim : p.inner) *= x->shape[d];
+    }
+    p.dense = is_contiguous(*x) && is_contiguous(*y);
+    return create_descriptor(table, p, desc);
+  });
 }
 
-template <class Desc>
-oprt_status_t execute(const KernelTable<SoftmaxKernel> &table, Desc *desc, void *workspace, size_t workspace_bytes,
+template <class Handle>
+oprt_status_t execute(const KernelTable<SoftmaxKernel> &table, Handle handle, void *workspace, size_t workspace_bytes,
                       void *y, const void *x, oprt_stream_t stream) {
   clear_error();
-  OPRT_RETURN_IF_ERROR(check_workspace(desc, table, workspace, workspace_bytes));
-  const SoftmaxPlan &plan = desc->plan;
-  OPRT_RETURN_IF_ERROR(check_data(y, plan.y, "y"));
-  OPRT_RETURN_IF_ERROR(check_data(x, plan.x, "x"));
-  OPRT_RETURN_IF_ERROR(check_no_partial_overlap(plan.y, y, "y", plan.x, x, "x", /*allow_exact_alias=*/true));
-  if (plan.outer * plan.dim * plan.inner == 0) return OPRT_STATUS_SUCCESS;
-  return desc->kernel->execute(plan, workspace, y, x, stream);
+  return guarded([&] {
+    DescriptorRef<SoftmaxKernel> desc;
+    OPRT_RETURN_IF_ERROR(acquire_for_execute(handle, table, workspace, workspace_bytes, &desc));
+    const SoftmaxPlan &plan = desc->plan;
+    OPRT_RETURN_IF_ERROR(check_data(y, plan.y, "y"));
+    OPRT_RETURN_IF_ERROR(check_data(x, plan.x, "x"));
+    OPRT_RETURN_IF_ERROR(check_no_partial_overlap(plan.y, y, "y", plan.x, x, "x", /*allow_exact_alias=*/true));
+    if (plan.outer * plan.dim * plan.inner == 0) return OPRT_STATUS_SUCCESS;
+    return desc->kernel->execute(plan, workspace, y, x, stream);
+  });
 }
 
 }  // namespace

@@ -15,6 +15,7 @@ from .errors import (
     BadStridesError,
     DeviceError,
     InsufficientWorkspaceError,
+    InternalError,
     InvalidArgumentError,
     NotSupportedError,
     NullPointerError,

@@ -18,6 +18,7 @@ class Status(enum.IntEnum):
     OUT_OF_MEMORY = 9
     DEVICE_ERROR = 10
     BAD_DESCRIPTOR = 11
+    INTERNAL = 12
 
 
 class OprtError(RuntimeError):
@@ -74,6 +75,12 @@ class DeviceError(OprtError):
 
 class BadDescriptorError(OprtError):
     status = Status.BAD_DESCRIPTOR
+
+
+class InternalError(OprtError):
+    """A bug in the library (an unexpected C++ exception, caught at the C boundary)."""
+
+    status = Status.INTERNAL
 
 
 ERROR_FOR_STATUS = {cls.status: cls for cls in OprtError.__subclasses__()}

@@ -12,7 +12,7 @@ extern "C" {
 typedef struct oprt_relu_descriptor *oprt_relu_descriptor_t;
 
 OPRT_API oprt_status_t oprt_create_relu_descriptor(oprt_relu_descriptor_t *desc, const oprt_tensor_layout_t *y, const oprt_tensor_layout_t *x,
-                                           float negative_slope);
+                                                   double negative_slope);
 OPRT_API oprt_status_t oprt_get_relu_workspace_size(oprt_relu_descriptor_t desc, size_t *bytes);
 OPRT_API oprt_status_t oprt_relu(oprt_relu_descriptor_t desc, void *workspace, size_t workspace_bytes, void *y, const void *x,
                                oprt_stream_t stream);

@@ -92,10 +92,22 @@ template <class Bits, class = std::enable_if_t<std::is_unsigned_v<Bits>>>
 inline void store(Bits *p, Bits v) {
   *p = v;
 }
+// f64 -> f32 rounded to odd (truncate, then set the last bit if anything was dropped). Rounding that to
+// f16/bf16 gives exactly the f64 value rounded to nearest even: f32 keeps more than 2p + 2 bits of
+// those p-bit types, and the sticky bit stops a second rounding from landing on a false tie.
+inline float to_float_round_to_odd(double d) {
+  float f = static_cast<float>(d);
+  if (static_cast<double>(f) == d || d != d) return f;
+  if (std::fabs(static_cast<double>(f)) > std::fabs(d)) f = std::nextafter(f, 0.0f);
+  return bits_float(float_bits(f) | 1u);
+}
+inline float half_source(float v) { return v; }
+inline float half_source(double v) { return to_float_round_to_odd(v); }
+
 template <class C>
-inline void store(float16 *p, C v) { *p = to_float16(static_cast<float>(v)); }
+inline void store(float16 *p, C v) { *p = to_float16(half_source(v)); }
 template <class C>
-inline void store(bfloat16 *p, C v) { *p = to_bfloat16(static_cast<float>(v)); }
+inline void store(bfloat16 *p, C v) { *p = to_bfloat16(half_source(v)); }
 template <class C>
 inline void store(float *p, C v) { *p = static_cast<float>(v); }
 template <class C>

@@ -1,7 +1,9 @@
 // The NVIDIA backend's runtime: device memory, streams and device queries through the CUDA runtime
 // (linked statically), registered at load time like the CPU backend. Streams are cudaStream_t;
 // NULL is the default stream.
+#include <cstdint>
 #include <cstdio>
+#include <mutex>
 
 #include "ops/common/nvidia/runtime_api.h"
 #include "ops/runtime/backend.h"
@@ -22,6 +24,58 @@ OPRT_GPU(MemcpyKind) memcpy_kind(oprt_memcpy_kind_t kind) {
   }
   return OPRT_GPU(MemcpyDefault);  // unreachable: the entry point validates the kind
 }
+
+#if defined(__MACACC__)
+// Not yet checked against the MACA SDK's memory-pool API: allocate up front, and free only after the
+// stream's queued work is done. Correct, but it waits for the stream.
+oprt_status_t malloc_async(void **ptr, size_t bytes, oprt_stream_t) {
+  return check(OPRT_GPU(Malloc)(ptr, bytes), "allocating device memory");
+}
+oprt_status_t free_async(void *ptr, oprt_stream_t stream) {
+  OPRT_RETURN_IF_ERROR(check(OPRT_GPU(StreamSynchronize)(to_stream(stream)), "waiting for a stream before a free"));
+  return check(OPRT_GPU(Free)(ptr), "freeing device memory");
+}
+#else
+// One memory pool per device for stream-ordered allocations (workspaces). Our own pool, not the
+// device's default one, so keeping freed memory cached (release threshold: never) is our choice only.
+oprt_status_t device_pool(cudaMemPool_t *pool) {
+  constexpr int kMaxDevices = 64;
+  static cudaMemPool_t pools[kMaxDevices];
+  static std::once_flag once[kMaxDevices];
+  static cudaError_t errors[kMaxDevices];
+  int device = 0;
+  OPRT_RETURN_IF_ERROR(check(cudaGetDevice(&device), "querying the current device"));
+  if (device < 0 || device >= kMaxDevices) {
+    return fail(OPRT_STATUS_DEVICE_ERROR, "device id %d is beyond the %d devices this build supports", device,
+                kMaxDevices);
+  }
+  std::call_once(once[device], [device] {
+    cudaMemPoolProps props = {};
+    props.allocType = cudaMemAllocationTypePinned;
+    props.location.type = cudaMemLocationTypeDevice;
+    props.location.id = device;
+    errors[device] = cudaMemPoolCreate(&pools[device], &props);
+    if (errors[device] == cudaSuccess) {
+      uint64_t keep_all = UINT64_MAX;
+      errors[device] = cudaMemPoolSetAttribute(pools[device], cudaMemPoolAttrReleaseThreshold, &keep_all);
+    }
+  });
+  OPRT_RETURN_IF_ERROR(check(errors[device], "creating the device's memory pool"));
+  *pool = pools[device];
+  return OPRT_STATUS_SUCCESS;
+}
+oprt_status_t malloc_async(void **ptr, size_t bytes, oprt_stream_t stream) {
+  cudaMemPool_t pool;
+  OPRT_RETURN_IF_ERROR(device_pool(&pool));
+  const oprt_status_t status =
+      check(cudaMallocFromPoolAsync(ptr, bytes, pool, to_stream(stream)), "allocating stream-ordered device memory");
+  if (status != OPRT_STATUS_SUCCESS) *ptr = nullptr;
+  return status;
+}
+oprt_status_t free_async(void *ptr, oprt_stream_t stream) {
+  return check(cudaFreeAsync(ptr, to_stream(stream)), "freeing stream-ordered device memory");
+}
+#endif
 
 const BackendRuntime gpu_runtime = {
     /*device_present=*/
@@ -48,6 +102,8 @@ const BackendRuntime gpu_runtime = {
       return status;
     },
     /*free=*/[](void *ptr) { return check(OPRT_GPU(Free)(ptr), "freeing device memory"); },
+    malloc_async,
+    free_async,
     /*memcpy=*/
     [](void *dst, const void *src, size_t bytes, oprt_memcpy_kind_t kind, bool async, oprt_stream_t stream) {
       if (async) {

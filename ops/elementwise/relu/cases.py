@@ -16,8 +16,8 @@ def op(x, out=None, negative_slope=0.0):
 
 def reference(x, negative_slope=0.0):
     """x > 0 ? x : slope * x in float64, torch's special values: NaN stays NaN, relu(-inf) = 0 when
-    slope == 0. The slope is the float32 the C API takes."""
-    slope = float(np.float32(negative_slope))
+    slope == 0. The C API takes the slope as a double, so it is exact for float64 data."""
+    slope = float(negative_slope)
     negative = np.zeros_like(x) if slope == 0.0 else x * slope
     return np.where((x > 0) | np.isnan(x), x, negative)
 

@@ -10,7 +10,7 @@ namespace oprt {
 
 struct ReluPlan {
   ElementwisePlan elementwise;
-  float negative_slope;
+  double negative_slope;  // exact for f64 data; rounded to the compute type for the others
 };
 using ReluKernel = Kernel<ReluPlan, void *, const void *>;
 KernelTable<ReluKernel> &relu_kernels();
@@ -18,11 +18,11 @@ KernelTable<ReluKernel> &relu_kernels();
 // x > 0 ? x : slope * x, with torch's special values: relu(NaN) = NaN and relu(-inf) = 0 when slope == 0.
 struct LeakyReluFunctor {
   static constexpr int kArity = 1;
-  float negative_slope;
+  double negative_slope;
   template <class C>
   OPRT_HOST_DEVICE C operator()(C x) const {
     if (x > C(0) || x != x) return x;
-    return negative_slope == 0.0f ? C(0) : x * C(negative_slope);
+    return negative_slope == 0.0 ? C(0) : x * C(negative_slope);
   }
 };
 

@@ -31,11 +31,11 @@ def test_special_values(backend, dtype, slope):
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-def test_slope_is_float32(backend):
-    # The C API takes the slope as a float: 0.1 means float32(0.1), also for float64 tensors.
+def test_slope_is_exact_for_float64(backend):
+    # The C API takes the slope as a double: float64 data sees 0.1 itself, not float32(0.1).
     x = -np.arange(1, 9, dtype=np.float64)
     y = testing.check_case(cases.op, cases.reference, [x], "float64", backend, attrs={"negative_slope": 0.1}, exact=True)
-    assert y[0] == -float(np.float32(0.1))
+    assert y[0] == -0.1 and y[7] == -8 * 0.1
 
 
 # ------------------------------------------------------------------------------------------ errors

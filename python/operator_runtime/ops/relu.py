@@ -3,7 +3,7 @@ import ctypes
 from .._dispatch import Operator
 from ..tensor import empty_like, view_of
 
-_relu = Operator("relu", [ctypes.c_float], num_inputs=1)
+_relu = Operator("relu", [ctypes.c_double], num_inputs=1)
 
 
 def relu(x, negative_slope=0.0, out=None):
