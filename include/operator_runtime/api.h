@@ -98,6 +98,17 @@ OPRT_API oprt_backend_t oprt_get_backend(void);
 OPRT_API const char *oprt_backend_name(oprt_backend_t backend);
 OPRT_API oprt_status_t oprt_device_name(char *buffer, size_t buffer_bytes); /* of the active backend */
 
+/* Kernel variants: an operator may have more than one kernel on a backend, e.g. "cute" (CuTe, from
+ * CUTLASS) beside the hand-written "default". Per thread, like the backend; a descriptor keeps the
+ * variant it was created with, and creating one for a variant its operator lacks fails with
+ * NOT_SUPPORTED naming the variants it has. Names are up to 31 letters, digits or '_'. */
+OPRT_API oprt_status_t oprt_set_kernel_variant(const char *name); /* NULL or "" is "default" */
+OPRT_API const char *oprt_get_kernel_variant(void);
+/* What the calling thread's last execute call launched, one line per kernel:
+ * "<kernel> grid=(x,y,z) block=(x,y,z) shared=<dynamic shared bytes>"; "" when it launched none
+ * (the CPU backend, an empty tensor, an error). Valid until that thread's next execute. */
+OPRT_API const char *oprt_last_launches(void);
+
 /* Memory and streams of the calling thread's ACTIVE backend (host memory on the CPU backend). */
 typedef OPRT_ENUM(oprt_memcpy_kind_t) {
   OPRT_MEMCPY_HOST_TO_HOST = 0,

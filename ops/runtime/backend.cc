@@ -14,6 +14,8 @@ const BackendRuntime *&slot(oprt_backend_t backend) {
 
 // Per thread, like CUDA's current device: threads using different backends cannot interfere.
 thread_local oprt_backend_t active = OPRT_BACKEND_CPU;
+constexpr size_t kMaxVariantName = 31;
+thread_local char variant[kMaxVariantName + 1] = "default";
 
 // Every memory/stream entry point: clear the error, fetch the active backend's runtime.
 const BackendRuntime &active_runtime() { return *slot(active_backend()); }
@@ -32,6 +34,8 @@ const BackendRuntime *backend_runtime(oprt_backend_t backend) {
 }
 
 oprt_backend_t active_backend() { return active; }
+
+const char *active_variant() { return variant; }
 
 }  // namespace oprt
 
@@ -75,6 +79,24 @@ oprt_status_t oprt_set_backend(oprt_backend_t backend) {
 }
 
 oprt_backend_t oprt_get_backend(void) { return oprt::active_backend(); }
+
+oprt_status_t oprt_set_kernel_variant(const char *name) {
+  clear_error();
+  if (name == nullptr || name[0] == '\0') name = "default";
+  size_t length = 0;
+  for (; name[length] != '\0'; ++length) {
+    const char c = name[length];
+    const bool word = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+    if (!word || length == oprt::kMaxVariantName) {
+      return fail(OPRT_STATUS_INVALID_ARGUMENT, "a kernel variant name is up to %zu letters, digits or '_'",
+                  oprt::kMaxVariantName);
+    }
+  }
+  std::memcpy(oprt::variant, name, length + 1);
+  return OPRT_STATUS_SUCCESS;
+}
+
+const char *oprt_get_kernel_variant(void) { return oprt::variant; }
 
 oprt_status_t oprt_device_name(char *buffer, size_t buffer_bytes) {
   clear_error();

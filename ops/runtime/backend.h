@@ -32,6 +32,7 @@ struct BackendRuntime {
 bool register_backend(oprt_backend_t backend, const BackendRuntime *runtime);
 const BackendRuntime *backend_runtime(oprt_backend_t backend);  // nullptr if not compiled in
 oprt_backend_t active_backend();  // of the calling thread
+const char *active_variant();     // of the calling thread: "default" unless oprt_set_kernel_variant chose one
 bool valid_backend(oprt_backend_t backend);
 
 }  // namespace oprt

@@ -11,10 +11,13 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <memory>
+#include <string>
 
 #include "operator_runtime/api.h"
 #include "ops/runtime/backend.h"
+#include "ops/runtime/launch_log.h"
 #include "ops/runtime/status.h"
 
 namespace oprt {
@@ -27,20 +30,44 @@ struct Kernel {
   oprt_status_t (*execute)(const Plan &plan, void *workspace, Data... data, oprt_stream_t stream);
 };
 
-// Each operator owns one table; each backend's kernel file adds itself at load time.
+// Each operator owns one table; each backend's kernel file adds itself at load time, under a variant
+// name ("default" for the hand-written kernel; others, e.g. "cute", beside it).
 template <class K>
 class KernelTable {
  public:
+  static constexpr int kMaxVariants = 4;
   const char *const op_name;
   explicit constexpr KernelTable(const char *name) : op_name(name) {}
-  bool add(oprt_backend_t backend, const K *kernel) {
-    kernels_[backend] = kernel;
-    return true;
+  bool add(oprt_backend_t backend, const K *kernel, const char *variant = "default") {
+    for (Entry &entry : kernels_[backend]) {
+      if (entry.kernel == nullptr) {
+        entry = {variant, kernel};
+        return true;
+      }
+    }
+    return false;
   }
-  const K *find(oprt_backend_t backend) const { return kernels_[backend]; }
+  const K *find(oprt_backend_t backend, const char *variant) const {
+    for (const Entry &entry : kernels_[backend]) {
+      if (entry.kernel != nullptr && std::strcmp(entry.variant, variant) == 0) return entry.kernel;
+    }
+    return nullptr;
+  }
+  // "default, cute": for error messages.
+  std::string variants(oprt_backend_t backend) const {
+    std::string names;
+    for (const Entry &entry : kernels_[backend]) {
+      if (entry.kernel != nullptr) names += (names.empty() ? "" : ", ") + std::string(entry.variant);
+    }
+    return names.empty() ? "none" : names;
+  }
 
  private:
-  const K *kernels_[OPRT_BACKEND_COUNT] = {};
+  struct Entry {
+    const char *variant;
+    const K *kernel;
+  };
+  Entry kernels_[OPRT_BACKEND_COUNT][kMaxVariants] = {};
 };
 
 // What the registry keeps of any operator's descriptor.
@@ -70,10 +97,11 @@ std::shared_ptr<const DescriptorBase> unregister_descriptor(uintptr_t handle);
 template <class K, class Handle>
 oprt_status_t create_descriptor(const KernelTable<K> &table, const typename K::Plan &plan, Handle *out) {
   const oprt_backend_t backend = active_backend();
-  const K *kernel = table.find(backend);
+  const char *variant = active_variant();
+  const K *kernel = table.find(backend, variant);
   if (kernel == nullptr) {
-    return fail(OPRT_STATUS_NOT_SUPPORTED, "%s has no kernel for backend '%s' in this build", table.op_name,
-                oprt_backend_name(backend));
+    return fail(OPRT_STATUS_NOT_SUPPORTED, "%s has no '%s' kernel for backend '%s' in this build (it has: %s)",
+                table.op_name, variant, oprt_backend_name(backend), table.variants(backend).c_str());
   }
   auto desc = std::make_shared<Descriptor<K>>();
   desc->table = &table;
@@ -117,6 +145,7 @@ oprt_status_t get_workspace_size(Handle handle, const KernelTable<K> &table, siz
 template <class K, class Handle>
 oprt_status_t acquire_for_execute(Handle handle, const KernelTable<K> &table, const void *workspace, size_t bytes,
                                   DescriptorRef<K> *out) {
+  begin_launch_log();
   OPRT_RETURN_IF_ERROR(find_descriptor(handle, table, out));
   const size_t needed = (*out)->workspace_bytes;
   if (bytes < needed) {

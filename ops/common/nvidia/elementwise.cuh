@@ -111,8 +111,10 @@ __global__ void __launch_bounds__(kThreads)
 template <class T, class Functor, int P>
 oprt_status_t launch_contiguous(int64_t n, const Functor &functor, T *out, const T *a, const T *b,
                                 oprt_stream_t stream) {
-  contiguous_kernel<T, Functor, P><<<grid_covering(n / P), kThreads, 0, to_stream(stream)>>>(n, functor, out, a, b);
-  return check_launch("launching the contiguous elementwise kernel");
+  const unsigned blocks = grid_covering(n / P);
+  contiguous_kernel<T, Functor, P><<<blocks, kThreads, 0, to_stream(stream)>>>(n, functor, out, a, b);
+  return check_launch(P == 1 ? "contiguous_kernel (1 element per thread)" : "contiguous_kernel (128-bit packs)", blocks,
+                      kThreads, 0);
 }
 
 template <class T, class Functor, class Index>
@@ -124,9 +126,10 @@ oprt_status_t launch_strided(const ElementwisePlan &plan, const Functor &functor
     nest.shape[d] = plan.shape[d];
     for (int k = 0; k <= Functor::kArity; ++k) nest.strides[k][d] = plan.strides[k][d];
   }
-  strided_kernel<T, Functor, Index><<<grid_covering(plan.numel), kThreads, 0, to_stream(stream)>>>(
-      static_cast<Index>(plan.numel), nest, functor, out, a, b);
-  return check_launch("launching the strided elementwise kernel");
+  const unsigned blocks = grid_covering(plan.numel);
+  strided_kernel<T, Functor, Index><<<blocks, kThreads, 0, to_stream(stream)>>>(static_cast<Index>(plan.numel), nest,
+                                                                                 functor, out, a, b);
+  return check_launch("strided_kernel", blocks, kThreads, 0);
 }
 
 }  // namespace elementwise_detail

@@ -24,6 +24,7 @@
 #include <mutex>
 
 #include "operator_runtime/api.h"
+#include "ops/runtime/launch_log.h"
 #include "ops/runtime/status.h"
 
 namespace oprt::gpu {
@@ -57,7 +58,7 @@ constexpr oprt_backend_t kBackend = OPRT_BACKEND_NVIDIA;
 inline Stream to_stream(oprt_stream_t stream) { return static_cast<Stream>(stream); }
 
 // Maps a runtime error to OUT_OF_MEMORY or DEVICE_ERROR with the runtime's message; `what` names
-// the failed step ("launching softmax", "cudaMalloc of 1024 bytes", ...).
+// the failed step (a kernel's name, "allocating device memory", ...).
 inline oprt_status_t check(Error error, const char *what) {
   if (error == OPRT_GPU(Success)) return OPRT_STATUS_SUCCESS;
   // The runtime also keeps the error as the thread's "last error"; clear it (unless it is sticky) so
@@ -68,8 +69,12 @@ inline oprt_status_t check(Error error, const char *what) {
   return fail(status, "%s failed: %s (%s)", what, OPRT_GPU(GetErrorString)(error), OPRT_GPU(GetErrorName)(error));
 }
 
-// Called right after a kernel launch: reports a bad configuration or an earlier asynchronous error.
-inline oprt_status_t check_launch(const char *kernel) { return check(OPRT_GPU(GetLastError)(), kernel); }
+// Called right after a kernel launch: logs it for oprt_last_launches() under the kernel's name in the
+// source (so a learner can find it), and reports a bad configuration or an earlier asynchronous error.
+inline oprt_status_t check_launch(const char *kernel, dim3 grid, dim3 block, size_t shared_bytes) {
+  record_launch(kernel, grid.x, grid.y, grid.z, block.x, block.y, block.z, shared_bytes);
+  return check(OPRT_GPU(GetLastError)(), kernel);
+}
 
 // Launch limits of one device, queried on first use.
 struct DeviceLimits {

@@ -175,7 +175,7 @@ oprt_status_t launch_rows(const In *x, Out *y, int64_t rows, int64_t length, int
     OPRT_RETURN_IF_ERROR((full_wave_blocks<kernel, kThreads>(&wave)));
     const unsigned blocks = grid_for(ceil_div(rows, kThreads / width), wave);
     kernel<<<blocks, kThreads, 0, to_stream(stream)>>>(x, y, rows, length, width);
-    return check_launch("launching reduce_sum's row kernel");
+    return check_launch("sum_rows_by_group (short rows)", blocks, kThreads, 0);
   }
   if (splits == 1) {
     constexpr auto kernel = sum_rows_by_group<In, Out, kLongUnroll>;
@@ -185,14 +185,15 @@ oprt_status_t launch_rows(const In *x, Out *y, int64_t rows, int64_t length, int
     if (2 * rows >= wave * kWarps) {  // a warp per row keeps at least half the device's warps busy
       const unsigned blocks = grid_for(ceil_div(rows, kWarps), wave);
       kernel<<<blocks, kThreads, 0, to_stream(stream)>>>(x, y, rows, length, kWarpSize);
-      return check_launch("launching reduce_sum's row kernel");
+      return check_launch("sum_rows_by_group (a warp per row)", blocks, kThreads, 0);
     }
   }
   constexpr auto kernel = sum_rows_by_block<In, Out>;
   int64_t wave = 0;
   OPRT_RETURN_IF_ERROR((full_wave_blocks<kernel, kThreads>(&wave)));
-  kernel<<<grid_for(rows * splits, wave), kThreads, 0, to_stream(stream)>>>(x, y, rows, length, splits);
-  return check_launch("launching reduce_sum's row kernel");
+  const unsigned blocks = grid_for(rows * splits, wave);
+  kernel<<<blocks, kThreads, 0, to_stream(stream)>>>(x, y, rows, length, splits);
+  return check_launch(splits > 1 ? "sum_rows_by_block (split rows)" : "sum_rows_by_block", blocks, kThreads, 0);
 }
 
 // y[r] = sum of row r of x ([rows, length], length >= 2); `partials` holds max_row_splits(rows, length)
@@ -231,18 +232,19 @@ oprt_status_t launch_columns(const In *x, Out *y, int64_t outer, int64_t reduce,
   const ColumnTiling tiling = column_tiling(x, inner);
   const int64_t tasks = outer * tiling.tiles * splits, chunk = ceil_div(reduce, splits);
   int64_t wave = 0;
+  unsigned blocks = 0;
   if (tiling.packed) {
     constexpr auto kernel = sum_columns<In, Out, kPackSize<In>>;
     OPRT_RETURN_IF_ERROR((full_wave_blocks<kernel, kThreads>(&wave)));
-    kernel<<<grid_for(tasks, wave), kThreads, 0, to_stream(stream)>>>(x, y, outer, reduce, inner, splits, chunk,
-                                                                      tiling.width);
+    blocks = grid_for(tasks, wave);
+    kernel<<<blocks, kThreads, 0, to_stream(stream)>>>(x, y, outer, reduce, inner, splits, chunk, tiling.width);
   } else {
     constexpr auto kernel = sum_columns<In, Out, 1>;
     OPRT_RETURN_IF_ERROR((full_wave_blocks<kernel, kThreads>(&wave)));
-    kernel<<<grid_for(tasks, wave), kThreads, 0, to_stream(stream)>>>(x, y, outer, reduce, inner, splits, chunk,
-                                                                      tiling.width);
+    blocks = grid_for(tasks, wave);
+    kernel<<<blocks, kThreads, 0, to_stream(stream)>>>(x, y, outer, reduce, inner, splits, chunk, tiling.width);
   }
-  return check_launch("launching reduce_sum's column kernel");
+  return check_launch(tiling.packed ? "sum_columns (128-bit packs of columns)" : "sum_columns", blocks, kThreads, 0);
 }
 
 // y[o, i] = sum over r of x[o, r, i] (reduce >= 2, inner >= 2); `partials` holds

@@ -540,7 +540,7 @@ oprt_status_t launch_rows_in_registers(const T *x, T *y, int64_t rows, int64_t c
   OPRT_RETURN_IF_ERROR((full_wave_blocks<kernel, kThreads>(&wave)));
   const unsigned blocks = grid_for(ceil_div(rows, kThreads / shape.width), wave);
   kernel<<<blocks, kThreads, 0, to_stream(stream)>>>(x, y, rows, cols, shape.width, log);
-  return check_launch("launching softmax's register kernel");
+  return check_launch("softmax_rows_in_registers", blocks, kThreads, 0);
 }
 
 // A block per row with kBlockRowPacks packs per thread: the fewest threads (a power of two, at least
@@ -556,8 +556,9 @@ oprt_status_t launch_rows_in_block_registers(const T *x, T *y, int64_t rows, int
   constexpr auto kernel = softmax_rows_in_block_registers<T, P, kBlockThreads>;
   int64_t wave = 0;
   OPRT_RETURN_IF_ERROR((full_wave_blocks<kernel, kBlockThreads>(&wave)));
-  kernel<<<grid_for(rows, wave), kBlockThreads, 0, to_stream(stream)>>>(x, y, rows, cols, log);
-  return check_launch("launching softmax's block-register kernel");
+  const unsigned blocks = grid_for(rows, wave);
+  kernel<<<blocks, kBlockThreads, 0, to_stream(stream)>>>(x, y, rows, cols, log);
+  return check_launch("softmax_rows_in_block_registers", blocks, kBlockThreads, 0);
 }
 
 template <class T, int P, int kBlockThreads>
@@ -568,7 +569,7 @@ oprt_status_t launch_rows_in_shared(const T *x, T *y, int64_t rows, int64_t cols
   // Blocks past what the SMs hold just queue; a cap keeps the grid within limits for any row count.
   const unsigned blocks = static_cast<unsigned>(std::min<int64_t>(rows, sm_count * 64));
   kernel<<<blocks, kBlockThreads, row_bytes, to_stream(stream)>>>(x, y, rows, cols, log);
-  return check_launch("launching softmax's shared-memory kernel");
+  return check_launch("softmax_rows_in_shared", blocks, kBlockThreads, row_bytes);
 }
 
 #if !defined(__MACACC__)
@@ -591,7 +592,9 @@ oprt_status_t launch_rows_in_cluster(const T *x, T *y, int64_t rows, int64_t col
   config.stream = to_stream(stream);
   config.attrs = &cluster;
   config.numAttrs = 1;
-  return check(OPRT_GPU(LaunchKernelEx)(&config, kernel, x, y, cols, chunk, log), "launching softmax's cluster kernel");
+  OPRT_RETURN_IF_ERROR(
+      check(OPRT_GPU(LaunchKernelEx)(&config, kernel, x, y, cols, chunk, log), "softmax_rows_in_cluster"));
+  return check_launch("softmax_rows_in_cluster", config.gridDim, config.blockDim, shared);
 }
 #endif
 
@@ -609,9 +612,9 @@ oprt_status_t launch_rows_in_parts(const T *x, T *y, int64_t rows, int64_t cols,
   auto *stats = static_cast<RowStats<C> *>(stats_buffer);
   const unsigned blocks = grid_for(rows * splits, wave);
   stats_kernel<<<blocks, kThreads, 0, to_stream(stream)>>>(x, stats, rows, cols, splits, chunk);
-  OPRT_RETURN_IF_ERROR(check_launch("launching softmax's part-stats kernel"));
+  OPRT_RETURN_IF_ERROR(check_launch("softmax_part_stats", blocks, kThreads, 0));
   output_kernel<<<blocks, kThreads, 0, to_stream(stream)>>>(x, y, stats, rows, cols, splits, chunk, log);
-  return check_launch("launching softmax's part-output kernel");
+  return check_launch("softmax_part_output", blocks, kThreads, 0);
 }
 
 // Softmax of each row of x ([rows, cols], dense) into y, which is x or does not overlap it.
@@ -662,7 +665,7 @@ oprt_status_t softmax_dense(const SoftmaxPlan &plan, const T *x, T *y, void *sta
   OPRT_RETURN_IF_ERROR((full_wave_blocks<kernel, kThreads>(&wave)));
   const unsigned blocks = grid_for(plan.outer * ceil_div(plan.inner, width), wave);
   kernel<<<blocks, kThreads, 0, to_stream(stream)>>>(x, y, plan.outer, plan.dim, plan.inner, width, plan.log);
-  return check_launch("launching softmax's column kernel");
+  return check_launch("softmax_columns", blocks, kThreads, 0);
 }
 
 }  // namespace softmax_detail
