@@ -1,8 +1,11 @@
 """The one call path every Python op uses: views -> cached descriptor -> workspace -> execute.
 
 Descriptors are cached per (backend, layouts, attributes), so a repeated call with the same shapes,
-strides and dtypes costs one dict lookup and one C call. Workspaces are kept per backend and grown
-on demand (work is stream-ordered, so reusing one buffer on one stream is safe).
+strides and dtypes costs one dict lookup and one C call. A cache entry holds a _Descriptor that
+destroys its C descriptor when the last reference goes: a call holds the entry while it executes
+(ctypes and the fast path release the GIL), so evicting it in another thread never frees it mid-call.
+A descriptor that needs a workspace gets one of its own per call, allocated and freed in order on
+the call's stream (oprt_malloc_async / oprt_free_async): calls on other streams never share it.
 
 The cache-hit path also exists in C (_fastcall.c, a stable-ABI extension installed next to this file)
 for oprt.Tensor and torch tensors: it builds the same key, looks up the same cache and executes, and
@@ -17,6 +20,7 @@ import collections
 import ctypes
 import os
 import sys
+import threading
 
 from . import _backends as _backend
 from ._lib import Layout, check, declare_operator, lib
@@ -38,20 +42,16 @@ def make_layout(view: View) -> Layout:
     return layout
 
 
-class _Workspaces:
-    def __init__(self):
-        self._buffers = {}
+class _Descriptor:
+    """Owns one C descriptor and destroys it when the last reference (cache entry, running call) goes."""
 
-    def get(self, backend: str, nbytes: int) -> int:
-        from .tensor import _Buffer
+    __slots__ = ("handle", "_destroy")
 
-        buffer = self._buffers.get(backend)
-        if buffer is None or buffer.nbytes < nbytes:
-            self._buffers[backend] = buffer = _Buffer(nbytes)
-        return buffer.ptr
+    def __init__(self, handle: int, destroy):
+        self.handle, self._destroy = handle, destroy
 
-
-_workspaces = _Workspaces()
+    def __del__(self):
+        self._destroy(self.handle)  # a ctypes function held here: still callable at interpreter teardown
 
 
 def cache_key(backend_id: int, attrs, views) -> tuple:
@@ -69,7 +69,7 @@ def _load_fastcall():
         from . import _fastcall
     except ImportError:  # not built (a source checkout outside Bazel) or a Python older than 3.10
         return None
-    _fastcall.configure(ctypes.cast(lib.oprt_get_backend, ctypes.c_void_p).value, Tensor, check, _workspaces)
+    _fastcall.configure(_backend.current, Tensor, check)
     return _fastcall
 
 
@@ -109,6 +109,7 @@ class Operator:
         self._attr_types = attr_types
         self._create, self._workspace, self._execute, self._destroy = declare_operator(name, attr_types, num_inputs)
         self._descriptors = collections.OrderedDict()
+        self._insert_lock = threading.Lock()  # insertion + eviction; lookups need none
         self._fast = None
         if _fastcall is not None and num_inputs <= _fastcall.MAX_INPUTS:  # more inputs: the Python path only
             execute_address = ctypes.cast(self._execute, ctypes.c_void_p).value
@@ -118,15 +119,18 @@ class Operator:
         check_placement(views, _backend.get_backend())
         desc = ctypes.c_void_p()
         layouts = [make_layout(v) for v in views]
+        _backend.sync()  # created on the context's backend, which the key names
         check(self._create(ctypes.byref(desc), *[ctypes.byref(l) for l in layouts], *attrs))
+        owner = _Descriptor(desc.value, self._destroy)
         size = ctypes.c_size_t()
-        check(self._workspace(desc, ctypes.byref(size)))
-        entry = self._descriptors[key] = (desc.value, size.value, _backend.get_backend())
-        if len(self._descriptors) > _CACHE_SIZE:
-            _, (old, _, _) = self._descriptors.popitem(last=False)
-            if self._fast is not None:
-                self._fast.descriptor_evicted()  # it may remember `old` as its last hit
-            self._destroy(old)
+        check(self._workspace(owner.handle, ctypes.byref(size)))
+        # (handle, workspace bytes, owner): _fastcall reads the first two. A racing miss on the same key
+        # replaces the entry; the replaced owner goes with the last call using it.
+        entry = (owner.handle, size.value, owner)
+        with self._insert_lock:
+            self._descriptors[key] = entry
+            if len(self._descriptors) > _CACHE_SIZE:
+                self._descriptors.popitem(last=False)  # destroyed once no running call holds it
         return entry
 
     def __call__(self, out, inputs, attrs=(), stream=None):
@@ -139,13 +143,22 @@ class Operator:
         if _fastcall_lacks_torch and "torch" in sys.modules:
             _fastcall_use_torch()
         views = [view_of(out)] + [view_of(x) for x in inputs]
-        key = cache_key(lib.oprt_get_backend(), attrs, views)
-        entry = self._descriptors.get(key)
+        key = cache_key(_backend.current(), attrs, views)
+        entry = self._descriptors.get(key)  # held until the call returns: keeps the descriptor alive
         if entry is None:
             entry = self._descriptor(key, views, attrs)
-        desc, ws_bytes, backend_name = entry
-        workspace = _workspaces.get(backend_name, ws_bytes) if ws_bytes else None
+        desc, ws_bytes, _ = entry
         if stream is None:
             stream = _stream_for(views)
-        check(self._execute(desc, workspace, ws_bytes, *[v.ptr for v in views], stream))
+        pointers = [v.ptr for v in views]
+        if ws_bytes:
+            _backend.sync()  # the descriptor's backend (the key's)
+            workspace = ctypes.c_void_p()
+            check(lib.oprt_malloc_async(ctypes.byref(workspace), ws_bytes, stream))
+            try:
+                check(self._execute(desc, workspace, ws_bytes, *pointers, stream))
+            finally:
+                check(lib.oprt_free_async(workspace, stream))
+        else:
+            check(self._execute(desc, None, 0, *pointers, stream))
         return out

@@ -2,8 +2,12 @@
  *
  * FastOperator.run(out, inputs, attrs, stream) reads each tensor's layout, finds the descriptor under the
  * key _dispatch.cache_key would build, runs the op's execute entry point and returns True. Anything
- * else (another tensor type, a cache miss, an unusual argument) returns False before anything ran, and
- * the Python path runs the call: both paths give the same results and the same errors.
+ * else (another tensor type, a cache miss, a descriptor that needs a workspace, an unusual argument)
+ * returns False before anything ran, and the Python path runs the call: both paths give the same
+ * results and the same errors.
+ *
+ * The GIL is released while the op executes: the cache entry this call holds owns the descriptor
+ * (_dispatch._Descriptor), so another thread evicting it cannot destroy it under the call.
  *
  * Stable ABI (CPython >= 3.10): one .so serves every later version. It links neither libcamp_ops.so
  * nor torch: _dispatch.py passes the C entry points' addresses and the Python objects it needs. */
@@ -13,17 +17,16 @@
 #define MAX_INPUTS 2
 #define KEY_FIELDS 4 /* per tensor: dtype code, shape, strides, device */
 
-typedef int (*GetBackend)(void);
 typedef int (*Execute1)(void *, void *, size_t, void *, void *, void *);
 typedef int (*Execute2)(void *, void *, size_t, void *, void *, void *, void *);
 
 /* Set by configure() and use_torch(), kept for the interpreter's life. torch_* stay NULL until a torch
  * tensor has been through the Python path (we never import torch ourselves). */
-static GetBackend get_backend;
-static PyObject *tensor_type, *check, *workspaces;
+static PyObject *current_backend; /* _backends.current: the context's backend id */
+static PyObject *tensor_type, *check;
 static PyObject *torch_types, *torch_codes, *torch_raw_stream;
 static PyObject *str_dtype_code, *str_dtype, *str_shape, *str_strides, *str_stride, *str_device, *str_is_cuda,
-    *str_data_ptr, *str_get_device, *str_get;
+    *str_data_ptr, *str_get_device;
 
 typedef struct {
     PyObject *key[KEY_FIELDS]; /* this tensor's part of the cache key, as tensor.view_of reads it */
@@ -104,17 +107,16 @@ typedef struct {
     PyObject_HEAD
     void *execute;
     int num_inputs;
-    PyObject *descriptors; /* the Operator's cache: key -> (descriptor, workspace bytes, backend name) */
+    PyObject *descriptors; /* the Operator's cache: key -> (descriptor, workspace bytes, owner) */
     /* The last hit: a repeated call compares its key fields in place instead of building and hashing a
-     * key. descriptor_evicted() clears it before Python destroys any descriptor. */
+     * key. Its entry may have left the cache since; it still owns a live descriptor. */
     PyObject *last_key, *last_entry;
-    unsigned long evictions;
 } FastOperator;
 
 static int FastOperator_init(FastOperator *self, PyObject *args, PyObject *kwargs)
 {
     PyObject *execute, *descriptors;
-    if (!get_backend) {
+    if (!current_backend) {
         PyErr_SetString(PyExc_RuntimeError, "call operator_runtime._fastcall.configure() first");
         return -1;
     }
@@ -134,26 +136,14 @@ static int FastOperator_init(FastOperator *self, PyObject *args, PyObject *kwarg
     return 0;
 }
 
-static void forget_last(FastOperator *self)
-{
-    Py_CLEAR(self->last_key);
-    Py_CLEAR(self->last_entry);
-}
-
 static void FastOperator_dealloc(FastOperator *self)
 {
     PyTypeObject *type = Py_TYPE(self);
-    forget_last(self);
+    Py_CLEAR(self->last_key);
+    Py_CLEAR(self->last_entry);
     Py_XDECREF(self->descriptors);
     ((freefunc)PyType_GetSlot(type, Py_tp_free))(self);
     Py_DECREF(type);
-}
-
-static PyObject *FastOperator_descriptor_evicted(FastOperator *self, PyObject *unused)
-{
-    forget_last(self);
-    self->evictions++;
-    Py_RETURN_NONE;
 }
 
 static int same(PyObject *a, PyObject *b)
@@ -206,43 +196,38 @@ static PyObject *lookup(FastOperator *self, PyObject *backend, PyObject *attrs, 
     }
     entry = PyDict_GetItemWithError(self->descriptors, key);
     if (entry) {
+        /* Both replaced before the old ones go: their release may run Python code (a descriptor's
+         * __del__), and another thread with it. */
+        PyObject *old_key = self->last_key, *old_entry = self->last_entry;
         Py_INCREF(entry);
-        forget_last(self);
+        Py_INCREF(entry);
         self->last_key = key;
-        key = NULL;
-        Py_INCREF(entry);
         self->last_entry = entry;
+        key = NULL;
+        Py_XDECREF(old_key);
+        Py_XDECREF(old_entry);
     }
 done:
     Py_XDECREF(key);
     return entry;
 }
 
-/* Runs execute on the cached entry: 1, or -1 with an error set, or 0 for the Python path (when a
- * descriptor was evicted since the call began: Python code ran meanwhile, maybe another thread's). */
-static int execute(FastOperator *self, PyObject *entry, TensorView *views, void *stream, unsigned long evictions)
+/* Runs execute on the cached entry (which the caller holds): 1, or -1 with an error set, or 0 for the
+ * Python path (a descriptor that needs a workspace: the Python path allocates it on the stream). */
+static int execute(FastOperator *self, PyObject *entry, TensorView *views, void *stream)
 {
-    void *desc = PyLong_AsVoidPtr(PyTuple_GetItem(entry, 0)), *workspace = NULL;
-    PyObject *ws_bytes = PyTuple_GetItem(entry, 1);
-    size_t nbytes = PyLong_AsSize_t(ws_bytes);
+    void *desc = PyLong_AsVoidPtr(PyTuple_GetItem(entry, 0));
+    size_t ws_bytes = PyLong_AsSize_t(PyTuple_GetItem(entry, 1));
     if (PyErr_Occurred())
         return -1;
-    if (nbytes) {
-        PyObject *address = PyObject_CallMethodObjArgs(workspaces, str_get, PyTuple_GetItem(entry, 2), ws_bytes, NULL);
-        if (!address)
-            return -1;
-        workspace = PyLong_AsVoidPtr(address);
-        Py_DECREF(address);
-        if (PyErr_Occurred())
-            return -1;
-    }
-    if (self->evictions != evictions)
+    if (ws_bytes)
         return 0;
-    /* With the GIL held, so no other thread can evict and destroy the descriptor while it runs. */
-    int status = self->num_inputs == 1
-                     ? ((Execute1)self->execute)(desc, workspace, nbytes, views[0].ptr, views[1].ptr, stream)
-                     : ((Execute2)self->execute)(desc, workspace, nbytes, views[0].ptr, views[1].ptr,
-                                                 views[2].ptr, stream);
+    int status;
+    Py_BEGIN_ALLOW_THREADS
+    status = self->num_inputs == 1
+                 ? ((Execute1)self->execute)(desc, NULL, 0, views[0].ptr, views[1].ptr, stream)
+                 : ((Execute2)self->execute)(desc, NULL, 0, views[0].ptr, views[1].ptr, views[2].ptr, stream);
+    Py_END_ALLOW_THREADS
     if (status) {
         Py_XDECREF(PyObject_CallFunction(check, "i", status)); /* raises the typed error */
         return -1;
@@ -262,7 +247,6 @@ static PyObject *FastOperator_run(FastOperator *self, PyObject *const *args, Py_
     TensorView views[1 + MAX_INPUTS] = {{{NULL}}};
     PyObject *torch_cuda = NULL, *backend = NULL, *entry = NULL;
     void *stream_ptr;
-    unsigned long evictions = self->evictions;
     int result = 0, i;
     for (i = 0; i <= self->num_inputs; i++) {
         PyObject *x = i ? PyList_GetItem(inputs, i - 1) : out;
@@ -275,10 +259,10 @@ static PyObject *FastOperator_run(FastOperator *self, PyObject *const *args, Py_
     }
     if (stream_for(stream, torch_cuda, &stream_ptr) < 0)
         goto done;
-    backend = PyLong_FromLong(get_backend());
+    backend = PyObject_CallNoArgs(current_backend);
     entry = backend ? lookup(self, backend, attrs, views) : NULL;
     if (entry)
-        result = execute(self, entry, views, stream_ptr, evictions);
+        result = execute(self, entry, views, stream_ptr);
 done:
     if (result == 0)
         PyErr_Clear(); /* a miss or a failed read: the Python path runs the call (and raises the real error) */
@@ -293,8 +277,6 @@ done:
 static PyMethodDef FastOperator_methods[] = {
     {"run", (PyCFunction)(void (*)(void))FastOperator_run, METH_FASTCALL,
      "run(out, inputs, attrs, stream) -> True when done here, False when the Python path must run the call"},
-    {"descriptor_evicted", (PyCFunction)FastOperator_descriptor_evicted, METH_NOARGS,
-     "Called before the Python path destroys a descriptor of this op's cache."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -321,16 +303,12 @@ static void keep(PyObject **global, PyObject *value)
 
 static PyObject *configure(PyObject *module, PyObject *args)
 {
-    PyObject *get_backend_address, *tensor, *check_fn, *workspaces_obj;
-    if (!PyArg_ParseTuple(args, "O!OOO:configure", &PyLong_Type, &get_backend_address, &tensor, &check_fn,
-                          &workspaces_obj))
+    PyObject *current, *tensor, *check_fn;
+    if (!PyArg_ParseTuple(args, "OOO:configure", &current, &tensor, &check_fn))
         return NULL;
-    get_backend = (GetBackend)PyLong_AsVoidPtr(get_backend_address);
-    if (PyErr_Occurred())
-        return NULL;
+    keep(&current_backend, current);
     keep(&tensor_type, tensor);
     keep(&check, check_fn);
-    keep(&workspaces, workspaces_obj);
     Py_RETURN_NONE;
 }
 
@@ -347,7 +325,7 @@ static PyObject *use_torch(PyObject *module, PyObject *args)
 
 static PyMethodDef module_methods[] = {
     {"configure", configure, METH_VARARGS,
-     "configure(oprt_get_backend address, oprt.Tensor, check(status), _dispatch._workspaces)"},
+     "configure(_backends.current (the context's backend id), oprt.Tensor, check(status))"},
     {"use_torch", use_torch, METH_VARARGS,
      "use_torch((torch tensor types), {torch dtype: code}, torch._C._cuda_getCurrentRawStream)"},
     {NULL, NULL, 0, NULL},
@@ -360,9 +338,9 @@ static struct PyModuleDef module_def = {
 PyMODINIT_FUNC PyInit__fastcall(void)
 {
     PyObject **names[] = {&str_dtype_code, &str_dtype, &str_shape, &str_strides, &str_stride,
-                          &str_device, &str_is_cuda, &str_data_ptr, &str_get_device, &str_get};
+                          &str_device, &str_is_cuda, &str_data_ptr, &str_get_device};
     const char *texts[] = {"dtype_code", "dtype", "shape", "strides", "stride",
-                           "device", "is_cuda", "data_ptr", "get_device", "get"};
+                           "device", "is_cuda", "data_ptr", "get_device"};
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
         if (!(*names[i] = PyUnicode_InternFromString(texts[i])))
             return NULL;

@@ -76,6 +76,8 @@ _SIGNATURES = {
     "oprt_device_name": (_status, [_c.c_char_p, _c.c_size_t]),
     "oprt_malloc": (_status, [_c.POINTER(_p), _c.c_size_t]),
     "oprt_free": (_status, [_p]),
+    "oprt_malloc_async": (_status, [_c.POINTER(_p), _c.c_size_t, _p]),
+    "oprt_free_async": (_status, [_p, _p]),
     "oprt_memcpy": (_status, [_p, _p, _c.c_size_t, _c.c_int]),
     "oprt_memcpy_async": (_status, [_p, _p, _c.c_size_t, _c.c_int, _p]),
     "oprt_memset": (_status, [_p, _c.c_int, _c.c_size_t]),

@@ -183,20 +183,23 @@ def empty_like(template: View, shape, dtype_code_: int | None = None):
 
 
 class _Buffer:
-    """Device memory of one backend, freed (on that backend) when the last Tensor using it goes."""
+    """Memory of the context's backend, freed there when the last Tensor using it goes."""
 
     def __init__(self, nbytes: int):
-        self.backend = _backend.get_backend()
+        self.backend_id = _backend.sync()
+        self.backend = _backend.NAMES[self.backend_id]
         self.nbytes = nbytes
         ptr = ctypes.c_void_p()
         check(lib.oprt_malloc(ctypes.byref(ptr), nbytes))
         self.ptr = ptr.value or 0
 
+    def memcpy(self, dst: int, src: int, nbytes: int, kind: int) -> None:
+        """oprt_memcpy on this buffer's backend, whichever one the context has."""
+        check(_backend.call_on(self.backend_id, lib.oprt_memcpy, dst, src, nbytes, kind))
+
     def __del__(self):
-        if not self.ptr or lib is None or _backend is None:  # nothing to do, or interpreter teardown
-            return
-        with _backend.backend(self.backend):
-            lib.oprt_free(self.ptr)
+        if self.ptr and _backend is not None:  # (None: interpreter teardown)
+            _backend.call_on(self.backend_id, lib.oprt_free, self.ptr)
 
 
 _H2D, _D2H = 1, 2
@@ -249,7 +252,7 @@ class Tensor:
         span = (sum((n - 1) * s for n, s in zip(array.shape, array.strides)) + itemsize) if array.size else 0
         buffer = _Buffer(span)
         if span:
-            check(lib.oprt_memcpy(buffer.ptr, array.__array_interface__["data"][0], span, _H2D))
+            buffer.memcpy(buffer.ptr, array.__array_interface__["data"][0], span, _H2D)
         return cls(buffer, 0, array.shape, _element_strides(array.strides, itemsize), array.dtype)
 
     def numpy(self) -> np.ndarray:
@@ -258,10 +261,9 @@ class Tensor:
         span = (sum((n - 1) * s for n, s in zip(self.shape, self.strides)) + 1) * itemsize if self.size else 0
         host = np.empty(span // itemsize, dtype=self.dtype)
         if span:
-            # Copy on the tensor's own backend: with another one active (e.g. cpu after a `with
+            # On the tensor's own backend: with another one active (e.g. cpu after a `with
             # oprt.backend("nvidia")` block) the copy would dereference a device pointer on the host.
-            with _backend.backend(self.backend):
-                check(lib.oprt_memcpy(host.__array_interface__["data"][0], self.data_ptr, span, _D2H))
+            self._buffer.memcpy(host.__array_interface__["data"][0], self.data_ptr, span, _D2H)
         view = np.lib.stride_tricks.as_strided(host, self.shape, tuple(s * itemsize for s in self.strides))
         return view.copy(order="C")  # (np.ascontiguousarray would turn a 0-d tensor into shape (1,))
 
