@@ -113,9 +113,11 @@ def test_negative_strides(backend):
     if testing.is_device(backend):
         with pytest.raises(oprt.BadStridesError):
             testing.to_backend(x[::-1], backend)  # oprt.Tensor.from_numpy refuses them
-    else:
-        testing.check_error(cases.op, [x[:, ::-1]], backend, oprt.BadStridesError)
-        testing.check_error(cases.op, [x], backend, oprt.BadStridesError, out=testing.make_output((4, 5), "float32")[::-1])
+    else:  # numpy arrays with negative strides are staged through aligned copies, as numpy computes them
+        np.testing.assert_array_equal(oprt.copy(x[:, ::-1]), x[:, ::-1])
+        out = testing.make_output((4, 5), "float32")
+        assert oprt.copy(x, out=out[::-1]) is not None
+        np.testing.assert_array_equal(out, x[::-1])
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

@@ -24,7 +24,7 @@ import threading
 
 from . import _backends as _backend
 from ._lib import Layout, check, declare_operator, lib
-from .tensor import Tensor, View, check_placement, torch_dtype_codes, view_of
+from .tensor import Tensor, View, check_placement, output_view, torch_dtype_codes, view_of
 
 _CACHE_SIZE = 512
 
@@ -142,7 +142,8 @@ class Operator:
     def _call_python(self, out, inputs, attrs, stream):
         if _fastcall_lacks_torch and "torch" in sys.modules:
             _fastcall_use_torch()
-        views = [view_of(out)] + [view_of(x) for x in inputs]
+        out_view, write_back = output_view(out)
+        views = [out_view] + [view_of(x) for x in inputs]
         key = cache_key(_backend.current(), attrs, views)
         entry = self._descriptors.get(key)  # held until the call returns: keeps the descriptor alive
         if entry is None:
@@ -161,4 +162,6 @@ class Operator:
                 check(lib.oprt_free_async(workspace, stream))
         else:
             check(self._execute(desc, None, 0, *pointers, stream))
+        if write_back is not None:  # a numpy out the C API could not take, computed into a copy
+            write_back[...] = out_view.obj
         return out

@@ -37,6 +37,7 @@ class View(NamedTuple):
     shape: tuple
     strides: tuple  # in elements
     device: bool
+    readonly: bool = False
 
 
 def dtype_code(dtype) -> int:
@@ -116,9 +117,32 @@ def _dlpack_view(x):
     return View((x, capsule), (t.data or 0) + t.byte_offset, code, shape, strides, device)
 
 
+def _c_strides(x, ptr):
+    """x's strides in elements, or None where the C API cannot take x as it is: negative strides, or
+    data / strides not aligned to the item size."""
+    itemsize = x.itemsize
+    if ptr % itemsize:
+        return None
+    strides = []
+    for s in x.strides:
+        if s < 0 or s % itemsize:
+            return None
+        strides.append(s // itemsize)
+    return tuple(strides)
+
+
 def _numpy_view(x):
-    return View(x, x.__array_interface__["data"][0], dtype_code(x.dtype), x.shape,
-                _element_strides(x.strides, x.itemsize), False)
+    ptr, readonly = x.__array_interface__["data"]
+    strides = _c_strides(x, ptr)
+    if strides is None:  # staged: an aligned contiguous copy (output_view copies the result back)
+        x = x.copy()
+        ptr = x.__array_interface__["data"][0]
+        strides = _c_strides(x, ptr)
+    return View(x, ptr, dtype_code(x.dtype), x.shape, strides, False, readonly)
+
+
+def _converted_view(x):  # lists, scalars...: inputs only (output_view refuses them)
+    return _numpy_view(np.asarray(x))
 
 
 def _tensor_view(x):
@@ -136,7 +160,7 @@ def _cuda_array_interface_view(x):
         strides = _element_strides(cai["strides"], itemsize)
     else:
         strides = tuple(int(np.prod(shape[i + 1 :], dtype=np.int64)) for i in range(len(shape)))
-    return View(x, cai["data"][0], code, shape, strides, True)
+    return View(x, cai["data"][0], code, shape, strides, True, bool(cai["data"][1]))
 
 
 def _view_maker(cls):
@@ -151,19 +175,35 @@ def _view_maker(cls):
         return _cuda_array_interface_view
     if hasattr(cls, "__dlpack__"):
         return _dlpack_view
-    return lambda x: _numpy_view(np.asarray(x))
+    return _converted_view
 
 
 _view_makers = {}
 
 
-def view_of(x) -> View:
-    """A zero-copy view of x: numpy array, oprt.Tensor, torch tensor, CUDA-array-interface or DLPack object."""
-    cls = type(x)
+def _maker_of(cls):
     maker = _view_makers.get(cls)
     if maker is None:
         maker = _view_makers[cls] = _view_maker(cls)
-    return maker(x)
+    return maker
+
+
+def view_of(x) -> View:
+    """A zero-copy view of x: numpy array, oprt.Tensor, torch tensor, CUDA-array-interface or DLPack object
+    (a numpy array the C API cannot take, e.g. with negative strides, is viewed through a copy)."""
+    return _maker_of(type(x))(x)
+
+
+def output_view(out):
+    """(the view the op writes, the numpy array to copy it into afterwards or None): as in numpy, out=
+    must be an array or tensor, and writable."""
+    maker = _maker_of(type(out))
+    if maker is _converted_view:
+        raise InvalidArgumentError("out= must be an array or tensor, not %s" % type(out).__name__)
+    v = maker(out)
+    if v.readonly:
+        raise InvalidArgumentError("output array is read-only")
+    return v, (out if maker is _numpy_view and v.obj is not out else None)
 
 
 def empty_like(template: View, shape, dtype_code_: int | None = None):
