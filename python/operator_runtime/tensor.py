@@ -4,13 +4,15 @@ objects, and oprt.Tensor, our own device tensor (any layout, with from_numpy() a
 from __future__ import annotations
 
 import ctypes
+import math
+import operator
 from typing import NamedTuple
 
 import numpy as np
 
 from . import _backends as _backend
 from ._lib import MAX_NDIM, check, lib
-from .errors import BadDtypeError, BadStridesError, InvalidArgumentError
+from .errors import BadDtypeError, BadShapeError, BadStridesError, InvalidArgumentError
 
 try:
     import ml_dtypes
@@ -26,6 +28,7 @@ if BFLOAT16 is not None:
 NUMPY_DTYPES = {code: dtype for dtype, code in _NUMPY_CODES.items()}
 _DLPACK_CODES = {(2, 32): F32, (2, 16): F16, (4, 16): BF16, (2, 64): F64}  # (kDLFloat / kDLBfloat, bits)
 _CAI_CODES = {"<f4": F32, "<f2": F16, "<f8": F64}
+_INT64_MAX = 2**63 - 1
 
 
 class View(NamedTuple):
@@ -206,6 +209,34 @@ def output_view(out):
     return v, (out if maker is _numpy_view and v.obj is not out else None)
 
 
+def checked_shape(shape, itemsize: int) -> tuple:
+    """shape (an int or a sequence of them) as a tuple of ints >= 0 whose byte size fits in int64
+    (empty dims counted as 1, so that every stride fits too)."""
+    try:
+        shape = (operator.index(shape),)
+    except TypeError:
+        shape = tuple(operator.index(n) for n in shape)  # TypeError for floats, as numpy
+    if len(shape) > MAX_NDIM:
+        raise BadShapeError("%d dims requested; at most %d are supported" % (len(shape), MAX_NDIM))
+    if any(n < 0 for n in shape):
+        raise BadShapeError("negative dimensions are not allowed: %s" % (shape,))
+    if math.prod(max(n, 1) for n in shape) * itemsize > _INT64_MAX:
+        raise BadShapeError("shape %s of %d-byte elements is too big (its byte size overflows int64)" % (shape, itemsize))
+    return shape
+
+
+def span_bytes(shape, strides, itemsize: int) -> int:
+    """Bytes from the first element to the end of the last (0 when empty), checked to fit in int64."""
+    if any(s < 0 for s in strides):
+        raise BadStridesError("negative strides are not supported: %s" % (strides,))
+    if 0 in shape:
+        return 0
+    span = (sum((n - 1) * s for n, s in zip(shape, strides)) + 1) * itemsize
+    if span > _INT64_MAX:
+        raise BadShapeError("shape %s with strides %s spans %d bytes, more than int64 holds" % (shape, strides, span))
+    return span
+
+
 def empty_like(template: View, shape, dtype_code_: int | None = None):
     """A new output of the same kind as `template` (numpy, oprt.Tensor, torch or cupy)."""
     code = template.dtype if dtype_code_ is None else dtype_code_
@@ -226,6 +257,10 @@ class _Buffer:
     """Memory of the context's backend, freed there when the last Tensor using it goes."""
 
     def __init__(self, nbytes: int):
+        self.ptr = 0  # so that __del__ after a failed malloc has nothing to free
+        nbytes = operator.index(nbytes)
+        if not 0 <= nbytes <= _INT64_MAX:
+            raise BadShapeError("cannot allocate %d bytes" % nbytes)
         self.backend_id = _backend.sync()
         self.backend = _backend.NAMES[self.backend_id]
         self.nbytes = nbytes
@@ -254,6 +289,9 @@ class Tensor:
         self.strides = tuple(int(s) for s in strides)  # in elements
         self.dtype = np.dtype(dtype)
         self.dtype_code = dtype_code(self.dtype)
+        if offset < 0 or offset + span_bytes(self.shape, self.strides, self.dtype.itemsize) > buffer.nbytes:
+            raise BadShapeError("shape %s, strides %s at byte offset %d do not fit a buffer of %d bytes"
+                                % (self.shape, self.strides, offset, buffer.nbytes))
         self.data_ptr = buffer.ptr + offset
         self.device = buffer.backend != "cpu"  # plain attributes: the fast path reads them on every call
         self._offset = offset
@@ -272,14 +310,10 @@ class Tensor:
 
     @classmethod
     def empty(cls, shape, dtype=np.float32) -> "Tensor":
-        shape = (shape,) if isinstance(shape, int) else tuple(shape)
-        if len(shape) > MAX_NDIM:
-            from .errors import BadShapeError
-
-            raise BadShapeError("%d dims requested; at most %d are supported" % (len(shape), MAX_NDIM))
         dtype = np.dtype(dtype)
-        strides = tuple(int(np.prod(shape[i + 1 :], dtype=np.int64)) for i in range(len(shape)))
-        return cls(_Buffer(int(np.prod(shape, dtype=np.int64)) * dtype.itemsize), 0, shape, strides, dtype)
+        shape = checked_shape(shape, dtype.itemsize)
+        strides = tuple(math.prod(shape[i + 1 :]) for i in range(len(shape)))
+        return cls(_Buffer(math.prod(shape) * dtype.itemsize), 0, shape, strides, dtype)
 
     @classmethod
     def from_numpy(cls, array: np.ndarray) -> "Tensor":
@@ -288,17 +322,17 @@ class Tensor:
         dtype_code(array.dtype)
         if any(s < 0 for s in array.strides):
             raise BadStridesError("negative strides are not supported; pass np.ascontiguousarray(array)")
-        itemsize = array.itemsize
-        span = (sum((n - 1) * s for n, s in zip(array.shape, array.strides)) + itemsize) if array.size else 0
+        strides = _element_strides(array.strides, array.itemsize)
+        span = span_bytes(array.shape, strides, array.itemsize)
         buffer = _Buffer(span)
         if span:
             buffer.memcpy(buffer.ptr, array.__array_interface__["data"][0], span, _H2D)
-        return cls(buffer, 0, array.shape, _element_strides(array.strides, itemsize), array.dtype)
+        return cls(buffer, 0, array.shape, strides, array.dtype)
 
     def numpy(self) -> np.ndarray:
         """A host copy with the same shape (contiguous)."""
         itemsize = self.dtype.itemsize
-        span = (sum((n - 1) * s for n, s in zip(self.shape, self.strides)) + 1) * itemsize if self.size else 0
+        span = span_bytes(self.shape, self.strides, itemsize)
         host = np.empty(span // itemsize, dtype=self.dtype)
         if span:
             # On the tensor's own backend: with another one active (e.g. cpu after a `with
