@@ -18,12 +18,14 @@ from __future__ import annotations
 
 import collections
 import ctypes
+import operator
 import os
 import sys
 import threading
 
 from . import _backends as _backend
 from ._lib import Layout, check, declare_operator, lib
+from .errors import InvalidArgumentError
 from .tensor import Tensor, View, check_placement, output_view, torch_dtype_codes, view_of
 
 _CACHE_SIZE = 512
@@ -40,6 +42,24 @@ def make_layout(view: View) -> Layout:
     layout.shape[: layout.ndim] = view.shape
     layout.strides[: layout.ndim] = view.strides
     return layout
+
+
+def int32_axis(axis) -> int:
+    """An axis for a C int32 parameter: TypeError for 1.7 (as numpy), InvalidArgumentError outside
+    int32 (never a silently wrapped value)."""
+    i = operator.index(axis)
+    if not -(2**31) <= i < 2**31:
+        raise InvalidArgumentError("axis %d is out of range" % i)
+    return i
+
+
+def axis_or_dim(axis, dim, default):
+    """axis=, or dim= (torch's name for it); not both."""
+    if dim is None:
+        return axis
+    if axis != default:
+        raise TypeError("pass axis= or dim=, not both")
+    return dim
 
 
 class _Descriptor:

@@ -1,6 +1,6 @@
 import ctypes
 
-from .._dispatch import Operator
+from .._dispatch import Operator, axis_or_dim, int32_axis
 from ..tensor import empty_like, view_of
 
 _reduce_sum = Operator(
@@ -11,7 +11,7 @@ _reduce_sum = Operator(
 def _axes_tuple(axis, ndim):
     if axis is None:
         return tuple(range(ndim))
-    return tuple(int(a) for a in axis) if isinstance(axis, (tuple, list)) else (int(axis),)
+    return tuple(int32_axis(a) for a in axis) if isinstance(axis, (tuple, list)) else (int32_axis(axis),)
 
 
 def reduced_shape(shape, axes, keepdims):
@@ -21,10 +21,10 @@ def reduced_shape(shape, axes, keepdims):
     return tuple(1 if d in reduced else n for d, n in enumerate(shape) if keepdims or d not in reduced)
 
 
-def reduce_sum(x, axis=None, keepdims=False, out=None):
-    """x.sum(axis, keepdims) with numpy semantics: axis None (all), an int or a tuple of ints."""
+def reduce_sum(x, axis=None, keepdims=False, out=None, *, dim=None):
+    """x.sum(axis, keepdims) with numpy semantics: axis (or dim) None (all), an int or a tuple of ints."""
     v = view_of(x)
-    axes = _axes_tuple(axis, len(v.shape))
+    axes = _axes_tuple(axis_or_dim(axis, dim, None), len(v.shape))
     if out is None:
         out = empty_like(v, reduced_shape(v.shape, axes, keepdims))
     axes_array = (ctypes.c_int32 * max(len(axes), 1))(*axes)
