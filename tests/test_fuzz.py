@@ -24,8 +24,9 @@ A fraction of the ok cases runs again on oprt.Tensor copies of the same layouts 
 the compiled fast path, operator_runtime._fastcall) and must give the same bits.
 
 Environment: OPRT_FUZZ_CASES (total over the six ops, default 3000), OPRT_FUZZ_SEED (default below),
-OPRT_FUZZ_ONLY=op:index (rerun one case), OPRT_FUZZ_VERBOSE=1 (print every case before it runs, to
-find the case of a crash). Case i of an op depends only on (seed, op, i).
+OPRT_FUZZ_ONLY=op:index (rerun one case), OPRT_FUZZ_VERBOSE=1 (print every case before it runs). Case i
+of an op depends only on (seed, op, i). A failing case is printed in full; a case that kills the process
+(segfault, sanitizer abort) is named in the Python traceback printed at the crash ("<fuzz case ...>").
 A longer run:  OPRT_FUZZ_CASES=100000 ./bazelw test //tests:test_fuzz --test_env=OPRT_FUZZ_CASES
 """
 
@@ -39,6 +40,7 @@ import sys
 import tempfile
 import time
 import traceback
+import types
 
 import numpy as np
 import pytest
@@ -883,6 +885,15 @@ def case_features(case: Case) -> set:
     return f
 
 
+def _labelled(fn, case: Case):
+    """fn with the case's reproduction line as its code's file name: if the case kills the process (a
+    segfault, a sanitizer abort), the traceback pytest's faulthandler prints names it."""
+    label = "<fuzz case %s #%d: OPRT_FUZZ_SEED=%d OPRT_FUZZ_ONLY=%s:%d OPRT_FUZZ_VERBOSE=1>" % (
+        case.op, case.index, SEED, case.op, case.index)
+    code = fn.__code__.replace(co_filename=label)
+    return types.FunctionType(code, fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__)
+
+
 def cases_per_op() -> int:
     return max(1, -(-TOTAL_CASES // len(OPS)))
 
@@ -919,7 +930,7 @@ def test_fuzz(op, request):
                     sys.stderr.flush()
             coverage.update(case_features(case))
             try:
-                problem = run_case(case)
+                problem = _labelled(run_case, case)(case)
             except Exception:  # noqa: BLE001 - a failure of the harness itself: still show the case
                 problem = "the fuzz harness failed:\n" + traceback.format_exc()
             counts["tried"] += 1
