@@ -16,7 +16,7 @@ export LD_PRELOAD="$libasan${LD_PRELOAD:+:$LD_PRELOAD}"
 # CPython keeps its interned objects until exit by design: leak checking would only report those.
 # allocator_may_return_null: an impossible allocation must reach the library's OUT_OF_MEMORY path
 # (what a real allocator does) instead of stopping the process.
-export ASAN_OPTIONS="detect_leaks=0:abort_on_error=1:halt_on_error=1:allocator_may_return_null=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+export ASAN_OPTIONS="detect_leaks=0:abort_on_error=1:halt_on_error=1:allocator_may_return_null=1:allow_user_segv_handler=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
 # Python objects from malloc, so that ASan sees every one of them (pymalloc's arenas hide overflows).
 export PYTHONMALLOC=malloc
