@@ -1047,6 +1047,75 @@ def test_set_backend_is_per_thread(backend_name):
     ok(lib.oprt_set_backend(before))
 
 
+# --- kernel variants (per thread, like the backend) and the launch log
+
+SET_VARIANT = c_function("oprt_set_kernel_variant", ctypes.c_int, [ctypes.c_char_p])
+GET_VARIANT = c_function("oprt_get_kernel_variant", ctypes.c_char_p, [])
+LAST_LAUNCHES = c_function("oprt_last_launches", ctypes.c_char_p, [])
+
+
+def test_kernel_variant_names():
+    try:
+        for name in (None, b""):
+            ok(SET_VARIANT(name))
+            assert GET_VARIANT() == b"default"
+        for name in (b"cute", b"x" * 31, b"A_9"):
+            ok(SET_VARIANT(name))
+            assert GET_VARIANT() == name
+        for name in (b"x" * 32, b"x" * 4096, b"cu-te", b"a b", b"\xc3\xa9", b"x\n", b"../x", b"%s%n"):
+            expect(SET_VARIANT(name), Status.INVALID_ARGUMENT, "variant %r" % name[:40])
+            assert GET_VARIANT() == b"A_9", "a refused name changed the variant"
+    finally:
+        ok(SET_VARIANT(None))
+
+
+@pytest.mark.parametrize("name", OPS)
+def test_unknown_kernel_variant(name, backend):
+    op = Op(name)
+    ok(SET_VARIANT(b"nosuch"))
+    try:
+        create_fails(op, op.layouts(), Status.NOT_SUPPORTED, what="variant nosuch")
+        assert "default" in last_error(), last_error()  # names the variants it has
+    finally:
+        ok(SET_VARIANT(None))
+    status, desc = op.create_desc(op.layouts())
+    ok(status)
+    ok(op.destroy(desc))
+
+
+def test_kernel_variant_is_per_thread():
+    ok(SET_VARIANT(b"nosuch"))
+    try:
+        assert _in_thread(GET_VARIANT) == b"default", "a new thread did not start on the default variant"
+
+        def set_other():
+            ok(SET_VARIANT(b"other"))
+            return GET_VARIANT()
+
+        assert _in_thread(set_other) == b"other"
+        assert GET_VARIANT() == b"nosuch", "another thread's oprt_set_kernel_variant changed this thread's"
+    finally:
+        ok(SET_VARIANT(None))
+
+
+@pytest.mark.parametrize("name", OPS)
+def test_launch_log_after_errors_and_on_cpu(name, backend):
+    op = Op(name)
+    status, desc = op.create_desc(op.layouts())
+    ok(status)
+    bufs = standard_buffers(op, backend)
+    ok(run(op, desc, bufs))
+    launches = LAST_LAUNCHES()
+    assert launches is not None
+    if backend == "cpu":
+        assert launches == b"", launches
+    expect(run(op, desc, bufs, ptrs=[None] * (1 + op.num_inputs)), Status.NULL_POINTER, "execute(NULLs)")
+    assert LAST_LAUNCHES() == b"", "a failed execute left a launch log"
+    ok(op.destroy(desc))
+    expect(run(op, desc, bufs), Status.BAD_DESCRIPTOR, "execute after destroy")
+    assert LAST_LAUNCHES() == b""
+
+
 # --- relu's slope is a double
 
 @pytest.mark.parametrize("slope", [0.1, 1 / 3, -0.7, 1e-300, 2.5])
