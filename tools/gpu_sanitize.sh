@@ -2,7 +2,7 @@
 # compute-sanitizer memcheck, racecheck and synccheck over every op's test cases on the nvidia backend
 # (torch comparison off: only our kernels run), then tests/test_threads.py on nvidia without a
 # sanitizer (when it exists). One log, ending with one summary line per step, e.g.
-#   memcheck: 2238 cases, 0 errors
+#   memcheck: 2247 cases, 0 errors     (N = test cases run: passed + failed)
 # For the H200 (no Bazel there): run from a checkout after tools/gpu_session.sh installed the wheel
 # into /tmp/oprt-site:   tools/gpu_sanitize.sh [LOG]      (default /tmp/oprt-gpu/sanitize.log)
 # Each step runs under a timeout (seconds: MEMCHECK_S, RACECHECK_S, SYNCCHECK_S, THREADS_S), so the
@@ -21,8 +21,8 @@
 #     per row in shared memory), 40x4096 and 20x5000 (a cluster per row), 2x262144 (rows cut into parts
 #     through the workspace), 4096x1024 axis 0 (columns). Not reached by any listed case: the 128-thread
 #     shared-memory variant (>= 132 rows of 1025-2048 unaligned f32 columns).
-#   memcheck also runs the whole C API test on nvidia (tests/test_c_api.py: memory and stream API,
-#     stream-ordered allocations, workspaces, misuse).
+#   memcheck also runs the C API test on nvidia (tests/test_c_api.py: memory and stream API,
+#     stream-ordered allocations, workspaces, misuse), all but its deliberate 2^64-byte allocations.
 #   racecheck / synccheck run softmax and reduce_sum only: the elementwise kernels use no shared memory
 #     and no barriers.
 set -uo pipefail
@@ -32,7 +32,9 @@ mkdir -p "$(dirname "$LOG")"
 : > "$LOG"
 export PYTHONPATH=/tmp/oprt-site:$PWD PYTHONUNBUFFERED=1 OPRT_TEST_BACKENDS=nvidia OPRT_TEST_TORCH=0
 KERNEL_CASES="33x65 or 5x7x9 or 1025 or 2x262144 or 3x1000001 or 5x1032 or 5x2056 or 40x2048 or 40x4096 or 20x5000 or 1024x4096 or 4096x1024 or 2000x2048"
-MEMCHECK_K=${MEMCHECK_K:-"$KERNEL_CASES or 3x0x4 or 4000000 or test_c_api"}
+# (test_malloc_of_impossible_sizes asks cudaMalloc for 2^64 bytes on purpose: memcheck would count the
+# failed API call as an error)
+MEMCHECK_K=${MEMCHECK_K:-"($KERNEL_CASES or 3x0x4 or 4000000 or test_c_api) and not impossible_sizes"}
 SHARED_K=${SHARED_K:-$KERNEL_CASES}
 SUMMARY=()
 status=0
