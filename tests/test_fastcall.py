@@ -163,8 +163,8 @@ SCENARIOS = [relu_hits, shape_change, strided, mixed_with_numpy, bad_dtype, bad_
              explicit_stream, torch_hits, torch_parameter, torch_bad_dtype, torch_with_oprt_tensor]
 
 
-def python_path(self, out, inputs, attrs=(), stream=None):
-    return self._call_python(out, inputs, attrs, stream)
+def python_path(self, out, inputs, attrs=(), stream=None, impl=None):
+    return self._call_python(out, inputs, attrs, stream, impl)
 
 
 def outcome(monkeypatch, scenario, backend, pure_python):

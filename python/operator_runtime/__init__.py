@@ -23,6 +23,7 @@ from .errors import (
     OutOfMemoryError,
     Status,
 )
+from .explain import explain
 from .ops import copy, log_softmax, reduce_sum, relu, softmax, vector_add
 from .tensor import Tensor
 

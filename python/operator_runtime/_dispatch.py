@@ -135,12 +135,19 @@ class Operator:
             execute_address = ctypes.cast(self._execute, ctypes.c_void_p).value
             self._fast = _fastcall.FastOperator(execute_address, num_inputs, self._descriptors)
 
-    def _descriptor(self, key, views, attrs):
+    def _descriptor(self, key, views, attrs, impl=None):
         check_placement(views, _backend.get_backend())
         desc = ctypes.c_void_p()
         layouts = [make_layout(v) for v in views]
         _backend.sync()  # created on the context's backend, which the key names
-        check(self._create(ctypes.byref(desc), *[ctypes.byref(l) for l in layouts], *attrs))
+        if impl is None:
+            check(self._create(ctypes.byref(desc), *[ctypes.byref(l) for l in layouts], *attrs))
+        else:  # the thread's C kernel variant, for this one creation
+            check(lib.oprt_set_kernel_variant(impl.encode()))
+            try:
+                check(self._create(ctypes.byref(desc), *[ctypes.byref(l) for l in layouts], *attrs))
+            finally:
+                lib.oprt_set_kernel_variant(None)
         owner = _Descriptor(desc.value, self._destroy)
         size = ctypes.c_size_t()
         check(self._workspace(owner.handle, ctypes.byref(size)))
@@ -153,21 +160,25 @@ class Operator:
                 self._descriptors.popitem(last=False)  # destroyed once no running call holds it
         return entry
 
-    def __call__(self, out, inputs, attrs=(), stream=None):
-        """Runs the op writing `out` (any supported tensor object) from `inputs`; returns `out`."""
-        if self._fast is not None and self._fast.run(out, inputs, attrs, stream):
+    def __call__(self, out, inputs, attrs=(), stream=None, impl=None):
+        """Runs the op writing `out` (any supported tensor object) from `inputs`; returns `out`. `impl`
+        names a kernel variant ("cute"); None is the backend's default kernel."""
+        if impl is None and self._fast is not None and self._fast.run(out, inputs, attrs, stream):
             return out
-        return self._call_python(out, inputs, attrs, stream)
+        return self._call_python(out, inputs, attrs, stream, impl)
 
-    def _call_python(self, out, inputs, attrs, stream):
+    def _call_python(self, out, inputs, attrs, stream, impl=None):
         if _fastcall_lacks_torch and "torch" in sys.modules:
             _fastcall_use_torch()
+        if impl == "default":
+            impl = None
         out_view, write_back = output_view(out)
         views = [out_view] + [view_of(x) for x in inputs]
-        key = cache_key(_backend.current(), attrs, views)
+        # A variant's descriptors get keys the fast path (which only runs default kernels) never builds.
+        key = cache_key(_backend.current(), attrs if impl is None else ("impl", impl, attrs), views)
         entry = self._descriptors.get(key)  # held until the call returns: keeps the descriptor alive
         if entry is None:
-            entry = self._descriptor(key, views, attrs)
+            entry = self._descriptor(key, views, attrs, impl)
         desc, ws_bytes, _ = entry
         if stream is None:
             stream = _stream_for(views)

@@ -21,7 +21,7 @@ def reduced_shape(shape, axes, keepdims):
     return tuple(1 if d in reduced else n for d, n in enumerate(shape) if keepdims or d not in reduced)
 
 
-def reduce_sum(x, axis=None, keepdims=False, out=None, *, dim=None):
+def reduce_sum(x, axis=None, keepdims=False, out=None, *, dim=None, impl=None):
     """x.sum(axis, keepdims) with numpy semantics: axis (or dim) None (all), an int or a tuple of ints."""
     v = view_of(x)
     axes = _axes_tuple(axis_or_dim(axis, dim, None), len(v.shape))
@@ -29,7 +29,7 @@ def reduce_sum(x, axis=None, keepdims=False, out=None, *, dim=None):
         out = empty_like(v, reduced_shape(v.shape, axes, keepdims))
     axes_array = (ctypes.c_int32 * max(len(axes), 1))(*axes)
     # The array object differs per call; the cache key holds the axes themselves.
-    return _reduce_sum(out, [x], _Attrs(axes, axes_array, int(bool(keepdims))))
+    return _reduce_sum(out, [x], _Attrs(axes, axes_array, int(bool(keepdims))), impl=impl)
 
 
 class _Attrs(tuple):
