@@ -26,11 +26,14 @@ def _compile_flags(ctx, compilation_context, cc_toolchain):
     if ctx.attr._host_compiler_flag:
         args += [ctx.attr._host_compiler_flag, cc_toolchain.compiler_executable]
     archs = [a.strip() for a in ctx.attr._archs[BuildSettingInfo].value.split(",") if a.strip()] if ctx.attr._archs else []
-    for arch in archs:
-        args += ["-gencode", "arch=compute_{0},code=sm_{0}".format(arch)]
-    if archs:
-        # PTX of the newest arch as well, so later GPUs can JIT-compile it.
-        args += ["-gencode", "arch=compute_{0},code=compute_{0}".format(sorted(archs, key = int)[-1])]
+    if ctx.attr._arch_style == "gencode":  # nvcc
+        for arch in archs:
+            args += ["-gencode", "arch=compute_{0},code=sm_{0}".format(arch)]
+        if archs:
+            # PTX of the newest arch as well, so later GPUs can JIT-compile it.
+            args += ["-gencode", "arch=compute_{0},code=compute_{0}".format(sorted(archs, key = int)[-1])]
+    else:  # clang-style drivers (mxcc): one --offload-arch per target
+        args += ["--offload-arch=" + arch for arch in archs]
     for path in ["."] + compilation_context.includes.to_list() + compilation_context.quote_includes.to_list():
         args.append("-I" + path)
     for path in compilation_context.system_includes.to_list():
@@ -39,7 +42,7 @@ def _compile_flags(ctx, compilation_context, cc_toolchain):
         args.append("-D" + define)
     args += ctx.attr.copts
     for flag in ctx.attr.host_copts:
-        args.append("-Xcompiler=" + flag)
+        args.append(ctx.attr._host_copt_prefix + flag)
     return args
 
 def _device_library_impl(ctx):
@@ -99,7 +102,23 @@ def _device_library_impl(ctx):
         cc_common.merge_cc_infos(direct_cc_infos = [own], cc_infos = dep_infos),
     ]
 
-def device_library_rule(compiler, runtime, lang_flags, mnemonic, extensions, host_compiler_flag = "", archs = None, doc = ""):
+def device_library_rule(
+        compiler,
+        runtime,
+        lang_flags,
+        mnemonic,
+        extensions,
+        host_compiler_flag = "",
+        host_copt_prefix = "-Xcompiler=",
+        archs = None,
+        arch_style = "gencode",
+        doc = ""):
+    """A device_library rule for one compiler driver.
+
+    host_copt_prefix: what goes before each host_copts flag ("-Xcompiler=" for nvcc; "" for mxcc, a clang
+    driver that compiles host code itself). archs: a string_flag of comma-separated targets; arch_style
+    "gencode" (nvcc: a cubin per SM plus PTX of the newest) or "offload" (--offload-arch=ARCH each).
+    """
     attrs = {
         "srcs": attr.label_list(allow_files = extensions, doc = "Device sources, one compile action each."),
         "hdrs": attr.label_list(allow_files = True, doc = "Headers these sources and dependents include."),
@@ -113,6 +132,8 @@ def device_library_rule(compiler, runtime, lang_flags, mnemonic, extensions, hos
         "_lang_flags": attr.string_list(default = lang_flags),
         "_mnemonic": attr.string(default = mnemonic),
         "_host_compiler_flag": attr.string(default = host_compiler_flag),
+        "_host_copt_prefix": attr.string(default = host_copt_prefix),
+        "_arch_style": attr.string(default = arch_style),
         "_archs": attr.label(default = archs) if archs else attr.label(),
     }
     return rule(
