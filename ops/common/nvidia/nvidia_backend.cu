@@ -90,7 +90,7 @@ const BackendRuntime gpu_runtime = {
     [](char *buffer, size_t bytes) {
       int device = 0;
       OPRT_RETURN_IF_ERROR(check(OPRT_GPU(GetDevice)(&device), "querying the current device"));
-      OPRT_GPU(DeviceProp) properties;
+      gpu::DeviceProp properties;
       OPRT_RETURN_IF_ERROR(check(OPRT_GPU(GetDeviceProperties)(&properties, device), "querying device properties"));
       std::snprintf(buffer, bytes, "%s", properties.name);
       return OPRT_STATUS_SUCCESS;

@@ -38,6 +38,19 @@ using bfloat16 = __maca_bfloat16;
 using bfloat16 = __nv_bfloat16;
 #endif
 
+// Names that MACA does not spell as cuda -> mc: its device properties struct is mcDeviceProp_t, and its
+// attribute enum (mcDeviceAttribute_t) uses HIP-style names, with no mcDevAttr* alias known for the
+// opt-in shared memory limit (MetaX's own Triton backend queries these two attributes by these names).
+#if defined(__MACACC__)
+using DeviceProp = mcDeviceProp_t;
+constexpr auto kAttrMultiProcessorCount = mcDeviceAttributeMultiProcessorCount;
+constexpr auto kAttrMaxSharedMemoryPerBlockOptin = mcDeviceAttributeMaxSharedMemoryPerBlockOptin;
+#else
+using DeviceProp = cudaDeviceProp;
+constexpr auto kAttrMultiProcessorCount = cudaDevAttrMultiProcessorCount;
+constexpr auto kAttrMaxSharedMemoryPerBlockOptin = cudaDevAttrMaxSharedMemoryPerBlockOptin;
+#endif
+
 // MetaX GPUs execute 64-wide warps; every warp-level loop and shuffle uses this constant.
 #if defined(__MACACC__)
 constexpr int kWarpSize = 64;
@@ -96,10 +109,10 @@ inline oprt_status_t device_limits(DeviceLimits *limits) {
                 kMaxDevices);
   }
   std::call_once(once[device], [device] {
-    errors[device] = OPRT_GPU(DeviceGetAttribute)(&cache[device].sm_count, OPRT_GPU(DevAttrMultiProcessorCount), device);
+    errors[device] = OPRT_GPU(DeviceGetAttribute)(&cache[device].sm_count, kAttrMultiProcessorCount, device);
     if (errors[device] == OPRT_GPU(Success)) {
       errors[device] = OPRT_GPU(DeviceGetAttribute)(&cache[device].max_shared_bytes_per_block,
-                                                    OPRT_GPU(DevAttrMaxSharedMemoryPerBlockOptin), device);
+                                                    kAttrMaxSharedMemoryPerBlockOptin, device);
     }
   });
   OPRT_RETURN_IF_ERROR(check(errors[device], "querying the device's SM count and shared memory"));
