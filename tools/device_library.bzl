@@ -10,16 +10,17 @@ archived into a PIC static library and returned as CcInfo that cc_library/cc_bin
 load("@bazel_skylib//rules:common_settings.bzl", "BuildSettingInfo")
 load("@bazel_tools//tools/cpp:toolchain_utils.bzl", "find_cpp_toolchain", "use_cpp_toolchain")
 
-def write_missing_toolkit(rctx, compiler, runtime, message):
+def write_missing_toolkit(rctx, compiler, runtime, message, runtime_includes = []):
     """Makes a toolkit repository without a toolkit: analysis works, and every compile fails with
-    `message` as its one error line (the compiler wrapper prints it)."""
+    `message` as its one error line (the compiler wrapper prints it). `runtime_includes` keeps the
+    runtime's include paths, so compile commands read the same with and without the toolkit."""
     quoted = "'%s'" % ("ERROR: " + message).replace("'", "'\\''")  # one literal shell word
     rctx.file(compiler + ".sh", "#!/bin/sh\necho %s >&2\nexit 1\n" % quoted, executable = True)
     rctx.file("BUILD.bazel", """
 package(default_visibility = ["//visibility:public"])
 sh_binary(name = "{compiler}", srcs = ["{compiler}.sh"])
-cc_library(name = "{runtime}")
-""".format(compiler = compiler, runtime = runtime))
+cc_library(name = "{runtime}", includes = {includes})
+""".format(compiler = compiler, runtime = runtime, includes = repr(runtime_includes)))
 
 def _compile_flags(ctx, compilation_context, cc_toolchain):
     args = list(ctx.attr._lang_flags)

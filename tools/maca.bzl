@@ -17,6 +17,9 @@ Not yet run on MetaX hardware (none is reachable from here); see docs/backends.m
 
 load("//tools:device_library.bzl", "device_library_rule", "write_missing_toolkit")
 
+# System include paths of the SDK: mc_runtime.h lives in include/mcr, maca_fp16.h in include/common.
+_SDK_INCLUDES = ["include", "include/mcr"]
+
 def _local_maca_impl(rctx):
     root = rctx.os.environ.get("MACA_PATH") or "/opt/maca"
     mxcc = rctx.path(root + "/mxgpu_llvm/bin/mxcc")
@@ -28,6 +31,7 @@ def _local_maca_impl(rctx):
             "mxcc",
             "maca_runtime",
             "MACA SDK not found: no mxcc under MACA_PATH=%s (set MACA_PATH to the SDK root for --config=metax)" % root,
+            runtime_includes = _SDK_INCLUDES,
         )
         return
     rctx.symlink(root + "/include", "include")
@@ -45,10 +49,10 @@ sh_binary(name = "mxcc", srcs = ["mxcc.sh"])
 cc_library(
     name = "maca_runtime",
     hdrs = glob(["include/**"]),
-    includes = ["include", "include/mcr"],
+    includes = {includes},
     linkopts = ["-L{root}/lib", "-Wl,-rpath,{root}/lib", "-lmcruntime"],
 )
-""".format(root = root))
+""".format(root = root, includes = repr(_SDK_INCLUDES)))
 
 local_maca = repository_rule(
     implementation = _local_maca_impl,
