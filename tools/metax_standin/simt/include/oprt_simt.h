@@ -1,0 +1,342 @@
+// A CPU emulator of the SIMT model, for running device code on the host at either warp size
+// (test-only; never shipped). The warp size is MACA's, 64, when __MACACC__ is defined, else CUDA's, 32.
+//
+// It is enough for the kernels and helpers of ops/common/nvidia (and the ops' kernel.cuh files): each
+// thread of a block is a fiber (ucontext) on the calling OS thread; blocks run one after another.
+// Warp-synchronous intrinsics (__shfl*_sync) and __syncthreads() are barriers that switch fibers, so
+// every thread runs until it waits for its warp or its block. It checks what the hardware does not:
+//   * a warp-synchronous call needs every lane of the warp (full lane mask of the warp's width: 64-bit
+//     on MACA, 32-bit on CUDA), and no lane may have exited while the others wait;
+//   * __syncthreads() needs every thread of the block;
+//   * a deadlock (some threads wait for a barrier the others never reach) is reported, not hung on.
+// Any violation prints "SIMT emulator: ..." and exits with status 3.
+// __shared__ variables become function-local statics: one copy, shared by the block that runs.
+#ifndef OPRT_SIMT_H_
+#define OPRT_SIMT_H_
+
+#include <ucontext.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#if defined(__MACACC__)
+#define OPRT_SIMT_WARP_SIZE 64
+#else
+#define OPRT_SIMT_WARP_SIZE 32
+#endif
+
+struct dim3 {
+  unsigned x = 1, y = 1, z = 1;
+  constexpr dim3(unsigned x_ = 1, unsigned y_ = 1, unsigned z_ = 1) : x(x_), y(y_), z(z_) {}
+};
+using uint3 = dim3;
+
+namespace oprt_simt {
+
+constexpr int kWarpSize = OPRT_SIMT_WARP_SIZE;
+using LaneMask = std::conditional_t<kWarpSize == 64, uint64_t, uint32_t>;
+
+[[noreturn]] inline void fatal(const std::string &message) {
+  std::fprintf(stderr, "SIMT emulator: %s\n", message.c_str());
+  std::fflush(stderr);
+  std::_Exit(3);
+}
+
+struct Fiber {
+  ucontext_t context;
+  char *stack = nullptr;
+  dim3 thread_idx;
+  int warp = 0, lane = 0;
+  bool started = false, done = false;
+  int wait_kind = 0;  // 0 runnable, 1 warp barrier, 2 block barrier
+  uint64_t wait_generation = 0;
+};
+
+struct Barrier {
+  int arrived = 0;
+  uint64_t generation = 0;
+  const char *what = "";
+};
+
+struct State {
+  std::vector<Fiber> fibers;
+  std::vector<Barrier> warp_barriers;
+  Barrier block_barrier;
+  std::vector<uint64_t> slots;  // one shuffle slot per thread
+  std::vector<std::unique_ptr<char[]>> stacks;
+  dim3 block_idx, grid_dim, block_dim;
+  Fiber *current = nullptr;
+  ucontext_t scheduler;
+  std::function<void()> body;
+  std::vector<unsigned char> dynamic_shared;
+  uint64_t switches = 0;
+  int warps = 0;
+};
+
+inline State &state() {
+  static State s;
+  return s;
+}
+
+constexpr size_t kStackBytes = 256 * 1024;
+
+inline int warp_lanes(const State &s, int warp) {
+  const int threads = static_cast<int>(s.fibers.size());
+  return std::min(kWarpSize, threads - warp * kWarpSize);
+}
+
+inline std::string where(const Fiber &f) {
+  const State &s = state();
+  return "block " + std::to_string(s.block_idx.x) + " thread " + std::to_string(f.thread_idx.x) + " (warp " +
+         std::to_string(f.warp) + " lane " + std::to_string(f.lane) + ")";
+}
+
+inline void yield() {
+  State &s = state();
+  Fiber *self = s.current;
+  ++s.switches;
+  swapcontext(&self->context, &s.scheduler);
+}
+
+// Every lane of the caller's warp arrives before any leaves.
+inline void warp_sync(const char *what) {
+  State &s = state();
+  Fiber &f = *s.current;
+  Barrier &b = s.warp_barriers[f.warp];
+  const int lanes = warp_lanes(s, f.warp);
+  for (int l = 0; l < lanes; ++l) {
+    const Fiber &other = s.fibers[f.warp * kWarpSize + l];
+    if (other.done) fatal(where(other) + " has exited while " + where(f) + " waits at " + what);
+  }
+  if (++b.arrived == lanes) {
+    b.arrived = 0;
+    ++b.generation;
+    return;
+  }
+  b.what = what;
+  f.wait_kind = 1;
+  f.wait_generation = b.generation + 1;
+  yield();
+}
+
+inline void block_sync() {
+  State &s = state();
+  Fiber &f = *s.current;
+  Barrier &b = s.block_barrier;
+  for (const Fiber &other : s.fibers) {
+    if (other.done) fatal(where(other) + " has exited while " + where(f) + " waits at __syncthreads()");
+  }
+  if (++b.arrived == static_cast<int>(s.fibers.size())) {
+    b.arrived = 0;
+    ++b.generation;
+    return;
+  }
+  f.wait_kind = 2;
+  f.wait_generation = b.generation + 1;
+  yield();
+}
+
+inline void fiber_entry() {
+  State &s = state();
+  s.body();
+  Fiber &f = *s.current;
+  f.done = true;
+  if (s.warp_barriers[f.warp].arrived > 0) {
+    fatal(where(f) + " exits while lanes of its warp wait at " + s.warp_barriers[f.warp].what);
+  }
+  if (s.block_barrier.arrived > 0) fatal(where(f) + " exits while threads of its block wait at __syncthreads()");
+  // uc_link returns to the scheduler
+}
+
+inline void run_block(unsigned threads) {
+  State &s = state();
+  s.fibers.assign(threads, Fiber{});
+  s.warps = static_cast<int>((threads + kWarpSize - 1) / kWarpSize);
+  s.warp_barriers.assign(s.warps, Barrier{});
+  s.block_barrier = Barrier{};
+  s.slots.assign(threads, 0);
+  while (s.stacks.size() < threads) s.stacks.emplace_back(new char[kStackBytes]);
+  for (unsigned t = 0; t < threads; ++t) {
+    Fiber &f = s.fibers[t];
+    f.thread_idx = dim3(t, 0, 0);
+    f.warp = static_cast<int>(t) / kWarpSize;
+    f.lane = static_cast<int>(t) % kWarpSize;
+    getcontext(&f.context);
+    f.context.uc_stack.ss_sp = s.stacks[t].get();
+    f.context.uc_stack.ss_size = kStackBytes;
+    f.context.uc_link = &s.scheduler;
+    makecontext(&f.context, fiber_entry, 0);
+  }
+  for (;;) {
+    bool progress = false, all_done = true;
+    for (Fiber &f : s.fibers) {
+      if (f.done) continue;
+      all_done = false;
+      if (f.wait_kind == 1 && s.warp_barriers[f.warp].generation < f.wait_generation) continue;
+      if (f.wait_kind == 2 && s.block_barrier.generation < f.wait_generation) continue;
+      f.wait_kind = 0;
+      s.current = &f;
+      ++s.switches;
+      swapcontext(&s.scheduler, &f.context);
+      s.current = nullptr;
+      progress = true;
+    }
+    if (all_done) return;
+    if (!progress) {
+      std::string waiting;
+      for (const Fiber &f : s.fibers) {
+        if (!f.done && waiting.size() < 400) {
+          waiting += "\n  " + where(f) + (f.wait_kind == 1 ? " at " + std::string(s.warp_barriers[f.warp].what)
+                                                           : std::string(" at __syncthreads()"));
+        }
+      }
+      fatal("deadlock: threads wait for barriers the others never reach:" + waiting);
+    }
+  }
+}
+
+// Runs kernel(args...) over grid.x blocks of block.x threads (1-D grids and blocks only).
+template <class Kernel, class... Args>
+void launch(dim3 grid, dim3 block, size_t dynamic_shared_bytes, Kernel kernel, Args... args) {
+  if (grid.y * grid.z != 1 || block.y * block.z != 1) fatal("only 1-D grids and blocks are emulated");
+  if (block.x == 0 || block.x > 1024) fatal("block of " + std::to_string(block.x) + " threads");
+  State &s = state();
+  s.grid_dim = grid;
+  s.block_dim = block;
+  s.dynamic_shared.assign(dynamic_shared_bytes + 16, 0);
+  s.body = [&] { kernel(args...); };
+  for (unsigned b = 0; b < grid.x; ++b) {
+    s.block_idx = dim3(b, 0, 0);
+    run_block(block.x);
+  }
+  s.body = nullptr;
+}
+
+inline unsigned char *dynamic_shared() {
+  State &s = state();
+  auto address = reinterpret_cast<uintptr_t>(s.dynamic_shared.data());
+  return reinterpret_cast<unsigned char *>((address + 15) / 16 * 16);
+}
+
+template <class Mask>
+inline void check_mask(Mask mask, const char *what) {
+  static_assert(std::is_integral<Mask>::value, "lane masks are integers");
+  static_assert(sizeof(Mask) * 8 == kWarpSize,
+                "the lane mask must have one bit per lane of the warp (64-bit on MACA, 32-bit on CUDA)");
+  State &s = state();
+  const int lanes = warp_lanes(s, s.current->warp);
+  const uint64_t need = lanes == 64 ? ~uint64_t(0) : ((uint64_t(1) << lanes) - 1);
+  if ((static_cast<uint64_t>(mask) & need) != need) {
+    fatal(std::string(what) + " with a lane mask that leaves out lanes of the warp (only full masks are emulated)");
+  }
+}
+
+// Each lane publishes `value`, then reads lane source(lane)'s.
+template <class T, class Source>
+inline T exchange(T value, Source source, const char *what) {
+  static_assert(sizeof(T) <= sizeof(uint64_t) && std::is_trivially_copyable<T>::value, "shuffled values fit 64 bits");
+  State &s = state();
+  Fiber &f = *s.current;
+  uint64_t bits = 0;
+  std::memcpy(&bits, &value, sizeof(T));
+  s.slots[f.warp * kWarpSize + f.lane] = bits;
+  warp_sync(what);
+  const int src = source(f.lane);
+  bits = s.slots[f.warp * kWarpSize + src];
+  warp_sync(what);
+  T result;
+  std::memcpy(&result, &bits, sizeof(T));
+  return result;
+}
+
+inline void check_width(int width, const char *what) {
+  if (width <= 0 || width > kWarpSize || (width & (width - 1)) != 0) {
+    fatal(std::string(what) + " with width " + std::to_string(width));
+  }
+}
+
+}  // namespace oprt_simt
+
+// ---- The device-side language, for host compilers ----
+
+#define __device__
+#define __host__
+#define __global__
+#define __forceinline__ inline
+#define __launch_bounds__(...)
+#define __shared__ static
+#define __align__(n) alignas(n)
+#define __restrict__ __restrict
+#define threadIdx (::oprt_simt::state().current->thread_idx)
+#define blockIdx (::oprt_simt::state().block_idx)
+#define blockDim (::oprt_simt::state().block_dim)
+#define gridDim (::oprt_simt::state().grid_dim)
+#define warpSize OPRT_SIMT_WARP_SIZE
+
+inline void __syncthreads() { ::oprt_simt::block_sync(); }
+
+// CUDA's semantics for width < warp size: a lane reading past its group gets its own value.
+template <class Mask, class T>
+inline T __shfl_xor_sync(Mask mask, T value, int lane_mask, int width = OPRT_SIMT_WARP_SIZE) {
+  ::oprt_simt::check_mask(mask, "__shfl_xor_sync");
+  ::oprt_simt::check_width(width, "__shfl_xor_sync");
+  return ::oprt_simt::exchange(value, [&](int lane) {
+    const int src = lane ^ lane_mask;
+    return src >= (lane / width + 1) * width ? lane : src;
+  }, "__shfl_xor_sync");
+}
+
+template <class Mask, class T>
+inline T __shfl_sync(Mask mask, T value, int src_lane, int width = OPRT_SIMT_WARP_SIZE) {
+  ::oprt_simt::check_mask(mask, "__shfl_sync");
+  ::oprt_simt::check_width(width, "__shfl_sync");
+  return ::oprt_simt::exchange(value, [&](int lane) { return lane / width * width + src_lane % width; }, "__shfl_sync");
+}
+
+template <class Mask, class T>
+inline T __shfl_down_sync(Mask mask, T value, unsigned delta, int width = OPRT_SIMT_WARP_SIZE) {
+  ::oprt_simt::check_mask(mask, "__shfl_down_sync");
+  ::oprt_simt::check_width(width, "__shfl_down_sync");
+  return ::oprt_simt::exchange(value, [&](int lane) {
+    const int src = lane + static_cast<int>(delta);
+    return src >= (lane / width + 1) * width ? lane : src;
+  }, "__shfl_down_sync");
+}
+
+template <class Mask, class T>
+inline T __shfl_up_sync(Mask mask, T value, unsigned delta, int width = OPRT_SIMT_WARP_SIZE) {
+  ::oprt_simt::check_mask(mask, "__shfl_up_sync");
+  ::oprt_simt::check_width(width, "__shfl_up_sync");
+  return ::oprt_simt::exchange(value, [&](int lane) {
+    const int src = lane - static_cast<int>(delta);
+    return src < lane / width * width ? lane : src;
+  }, "__shfl_up_sync");
+}
+
+// Device math that the kernels use beyond <cmath>.
+inline float __uint_as_float(unsigned bits) {
+  float value;
+  std::memcpy(&value, &bits, sizeof(value));
+  return value;
+}
+inline unsigned __float_as_uint(float value) {
+  unsigned bits;
+  std::memcpy(&bits, &value, sizeof(bits));
+  return bits;
+}
+inline float __expf(float x) { return std::exp(x); }
+
+struct float2 {
+  float x, y;
+};
+
+#endif  // OPRT_SIMT_H_

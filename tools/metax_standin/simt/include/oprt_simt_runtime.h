@@ -1,0 +1,58 @@
+// The emulated device behind the SIMT emulator's runtime headers (test-only): device memory is host
+// memory, work runs when launched, and the device answers queries from oprt_simt::device(), which a
+// test may change (e.g. fewer SMs for smaller grids).
+#ifndef OPRT_SIMT_RUNTIME_H_
+#define OPRT_SIMT_RUNTIME_H_
+
+#include <cstddef>
+#include <cstdlib>
+#include <cstring>
+
+#include "oprt_simt.h"
+
+namespace oprt_simt {
+
+struct Device {
+  const char *name = "SIMT emulator";
+  int sm_count = 4;
+  int max_shared_bytes_per_block_optin = 64 * 1024;  // as a MetaX C500
+  int max_shared_bytes_per_block = 48 * 1024;
+  int blocks_per_sm = 2;  // what occupancy queries answer
+  int max_threads_per_sm = 2048;
+};
+
+inline Device &device() {
+  static Device d;
+  return d;
+}
+
+enum class Attribute { kSmCount, kMaxSharedOptin, kMaxShared, kWarpSize, kMaxThreadsPerSm, kOther };
+
+inline int attribute(Attribute a) {
+  switch (a) {
+    case Attribute::kSmCount: return device().sm_count;
+    case Attribute::kMaxSharedOptin: return device().max_shared_bytes_per_block_optin;
+    case Attribute::kMaxShared: return device().max_shared_bytes_per_block;
+    case Attribute::kWarpSize: return kWarpSize;
+    case Attribute::kMaxThreadsPerSm: return device().max_threads_per_sm;
+    case Attribute::kOther: return 0;
+  }
+  return 0;
+}
+
+inline void *allocate(size_t bytes) { return bytes == 0 ? nullptr : std::aligned_alloc(256, (bytes + 255) / 256 * 256); }
+
+struct DeviceProperties {
+  char name[256];
+  int multiProcessorCount;
+};
+
+inline void properties(DeviceProperties *p) {
+  std::memset(p, 0, sizeof(*p));
+  std::snprintf(p->name, sizeof(p->name), "%s", device().name);
+  p->multiProcessorCount = device().sm_count;
+}
+
+}  // namespace oprt_simt
+
+#endif  // OPRT_SIMT_RUNTIME_H_
