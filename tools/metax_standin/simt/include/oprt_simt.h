@@ -2,7 +2,8 @@
 // (test-only; never shipped). The warp size is MACA's, 64, when __MACACC__ is defined, else CUDA's, 32.
 //
 // It is enough for the kernels and helpers of ops/common/nvidia (and the ops' kernel.cuh files): each
-// thread of a block is a fiber (ucontext) on the calling OS thread; blocks run one after another.
+// thread of a block is a fiber on the calling OS thread (switched by a few instructions of assembly on
+// x86-64, by ucontext elsewhere); blocks run one after another.
 // Warp-synchronous intrinsics (__shfl*_sync) and __syncthreads() are barriers that switch fibers, so
 // every thread runs until it waits for its warp or its block. It checks what the hardware does not:
 //   * a warp-synchronous call needs every lane of the warp (full lane mask of the warp's width: 64-bit
@@ -24,6 +25,7 @@
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -51,8 +53,46 @@ using LaneMask = std::conditional_t<kWarpSize == 64, uint64_t, uint32_t>;
   std::_Exit(3);
 }
 
+#if defined(__x86_64__)
+// switch_stack(save, load): saves the callee-saved registers, MXCSR and the x87 control word on the
+// current stack and its stack pointer in *save, then resumes the stack `load` (saved the same way, or
+// made by fiber_stack). No system call, unlike swapcontext. Weak and hidden: every unit that includes
+// this header defines it; the linker keeps one, and no library exports it.
+extern "C" void oprt_simt_switch_stack(void **save, void *load);
+asm(R"(
+  .text
+  .weak oprt_simt_switch_stack
+  .hidden oprt_simt_switch_stack
+  .type oprt_simt_switch_stack, @function
+oprt_simt_switch_stack:
+  pushq %rbp
+  pushq %rbx
+  pushq %r12
+  pushq %r13
+  pushq %r14
+  pushq %r15
+  subq $8, %rsp
+  stmxcsr (%rsp)
+  fnstcw 4(%rsp)
+  movq %rsp, (%rdi)
+  movq %rsi, %rsp
+  ldmxcsr (%rsp)
+  fldcw 4(%rsp)
+  addq $8, %rsp
+  popq %r15
+  popq %r14
+  popq %r13
+  popq %r12
+  popq %rbx
+  popq %rbp
+  ret
+  .size oprt_simt_switch_stack, .-oprt_simt_switch_stack
+)");
+#endif
+
 struct Fiber {
-  ucontext_t context;
+  void *sp = nullptr;  // x86-64: the saved stack pointer
+  ucontext_t context;  // elsewhere
   char *stack = nullptr;
   dim3 thread_idx;
   int warp = 0, lane = 0;
@@ -75,6 +115,7 @@ struct State {
   std::vector<std::unique_ptr<char[]>> stacks;
   dim3 block_idx, grid_dim, block_dim;
   Fiber *current = nullptr;
+  void *scheduler_sp = nullptr;
   ucontext_t scheduler;
   std::function<void()> body;
   std::vector<unsigned char> dynamic_shared;
@@ -104,7 +145,11 @@ inline void yield() {
   State &s = state();
   Fiber *self = s.current;
   ++s.switches;
+#if defined(__x86_64__)
+  oprt_simt_switch_stack(&self->sp, s.scheduler_sp);
+#else
   swapcontext(&self->context, &s.scheduler);
+#endif
 }
 
 // Every lane of the caller's warp arrives before any leaves.
@@ -154,8 +199,28 @@ inline void fiber_entry() {
     fatal(where(f) + " exits while lanes of its warp wait at " + s.warp_barriers[f.warp].what);
   }
   if (s.block_barrier.arrived > 0) fatal(where(f) + " exits while threads of its block wait at __syncthreads()");
-  // uc_link returns to the scheduler
+#if defined(__x86_64__)
+  oprt_simt_switch_stack(&f.sp, s.scheduler_sp);  // never resumed
+  fatal("a finished thread was resumed");
+#endif
+  // ucontext: uc_link returns to the scheduler
 }
+
+#if defined(__x86_64__)
+// A new stack that oprt_simt_switch_stack "returns" into fiber_entry from: at fiber_entry's first
+// instruction the stack pointer is 8 below a 16-byte boundary, as after a call.
+inline void *fiber_stack(char *base, size_t bytes) {
+  auto top = (reinterpret_cast<uintptr_t>(base) + bytes) & ~uintptr_t(15);
+  auto *sp = reinterpret_cast<uint64_t *>(top - 72);
+  const uint32_t mxcsr = 0x1f80;  // all exceptions masked, round to nearest
+  const uint16_t fpu_control = 0x037f;
+  std::memset(sp, 0, 72);
+  std::memcpy(reinterpret_cast<char *>(sp), &mxcsr, sizeof(mxcsr));
+  std::memcpy(reinterpret_cast<char *>(sp) + 4, &fpu_control, sizeof(fpu_control));
+  sp[7] = reinterpret_cast<uint64_t>(&fiber_entry);  // after r15, r14, r13, r12, rbx, rbp: the return address
+  return sp;
+}
+#endif
 
 inline void run_block(unsigned threads) {
   State &s = state();
@@ -170,11 +235,15 @@ inline void run_block(unsigned threads) {
     f.thread_idx = dim3(t, 0, 0);
     f.warp = static_cast<int>(t) / kWarpSize;
     f.lane = static_cast<int>(t) % kWarpSize;
+#if defined(__x86_64__)
+    f.sp = fiber_stack(s.stacks[t].get(), kStackBytes);
+#else
     getcontext(&f.context);
     f.context.uc_stack.ss_sp = s.stacks[t].get();
     f.context.uc_stack.ss_size = kStackBytes;
     f.context.uc_link = &s.scheduler;
     makecontext(&f.context, fiber_entry, 0);
+#endif
   }
   for (;;) {
     bool progress = false, all_done = true;
@@ -186,7 +255,11 @@ inline void run_block(unsigned threads) {
       f.wait_kind = 0;
       s.current = &f;
       ++s.switches;
+#if defined(__x86_64__)
+      oprt_simt_switch_stack(&s.scheduler_sp, f.sp);
+#else
       swapcontext(&s.scheduler, &f.context);
+#endif
       s.current = nullptr;
       progress = true;
     }
@@ -204,11 +277,26 @@ inline void run_block(unsigned threads) {
   }
 }
 
-// Runs kernel(args...) over grid.x blocks of block.x threads (1-D grids and blocks only).
+inline std::mutex &launch_mutex() {
+  static std::mutex m;
+  return m;
+}
+
+inline int max_dynamic_shared_bytes();  // the emulated device's opt-in limit (oprt_simt_runtime.h)
+
+// Runs kernel(args...) over grid.x blocks of block.x threads (1-D grids and blocks only), one launch at
+// a time in the process. Fails on an empty grid or block, or more dynamic shared memory than the device
+// has (a real device would refuse the launch).
 template <class Kernel, class... Args>
 void launch(dim3 grid, dim3 block, size_t dynamic_shared_bytes, Kernel kernel, Args... args) {
+  std::lock_guard<std::mutex> lock(launch_mutex());
   if (grid.y * grid.z != 1 || block.y * block.z != 1) fatal("only 1-D grids and blocks are emulated");
+  if (grid.x == 0) fatal("launch with an empty grid");
   if (block.x == 0 || block.x > 1024) fatal("block of " + std::to_string(block.x) + " threads");
+  if (dynamic_shared_bytes > static_cast<size_t>(max_dynamic_shared_bytes())) {
+    fatal("launch with " + std::to_string(dynamic_shared_bytes) + " bytes of dynamic shared memory, more than the " +
+          std::to_string(max_dynamic_shared_bytes()) + " the device has");
+  }
   State &s = state();
   s.grid_dim = grid;
   s.block_dim = block;
@@ -219,6 +307,24 @@ void launch(dim3 grid, dim3 block, size_t dynamic_shared_bytes, Kernel kernel, A
     run_block(block.x);
   }
   s.body = nullptr;
+}
+
+// What `kernel<<<grid, block, shared, stream>>>(args)` becomes in a unit rewritten by the stand-in
+// mxcc in simt mode: launcher(kernel, grid, block, shared, stream)(args).
+template <class Kernel>
+struct Launcher {
+  Kernel kernel;
+  dim3 grid, block;
+  size_t shared;
+  template <class... Args>
+  void operator()(Args &&...args) const {
+    launch(grid, block, shared, kernel, args...);
+  }
+};
+
+template <class Kernel>
+Launcher<Kernel> launcher(Kernel kernel, dim3 grid, dim3 block, size_t shared = 0, const void * /*stream*/ = nullptr) {
+  return {kernel, grid, block, shared};
 }
 
 inline unsigned char *dynamic_shared() {

@@ -40,6 +40,8 @@ inline int attribute(Attribute a) {
   return 0;
 }
 
+inline int max_dynamic_shared_bytes() { return device().max_shared_bytes_per_block_optin; }
+
 inline void *allocate(size_t bytes) { return bytes == 0 ? nullptr : std::aligned_alloc(256, (bytes + 255) / 256 * 256); }
 
 struct DeviceProperties {
