@@ -12,17 +12,23 @@
 
 namespace oprt_simt {
 
+// Shaped like a MetaX C500 (104 APs, 64 KiB of shared memory per block) so that the kernels pick the
+// tiers they would pick there; OPRT_SIMT_SM_COUNT overrides the count (e.g. 4 to make grids small).
 struct Device {
-  const char *name = "SIMT emulator";
-  int sm_count = 4;
-  int max_shared_bytes_per_block_optin = 64 * 1024;  // as a MetaX C500
-  int max_shared_bytes_per_block = 48 * 1024;
+  const char *name = "SIMT emulator (C500-shaped, 64-lane warps)";
+  int sm_count = 104;
+  int max_shared_bytes_per_block_optin = 64 * 1024;
+  int max_shared_bytes_per_block = 64 * 1024;
   int blocks_per_sm = 2;  // what occupancy queries answer
   int max_threads_per_sm = 2048;
 };
 
 inline Device &device() {
-  static Device d;
+  static Device d = [] {
+    Device result;
+    if (const char *count = std::getenv("OPRT_SIMT_SM_COUNT")) result.sm_count = std::max(1, std::atoi(count));
+    return result;
+  }();
   return d;
 }
 
