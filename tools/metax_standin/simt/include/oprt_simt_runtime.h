@@ -48,7 +48,13 @@ inline int attribute(Attribute a) {
 
 inline int max_dynamic_shared_bytes() { return device().max_shared_bytes_per_block_optin; }
 
-inline void *allocate(size_t bytes) { return bytes == 0 ? nullptr : std::aligned_alloc(256, (bytes + 255) / 256 * 256); }
+// Device memory is host memory; sizes no device has (e.g. 2^64 - 1, which the rounding would wrap)
+// fail as a device would, with an out-of-memory error.
+inline void *allocate(size_t bytes) {
+  constexpr size_t kMaxBytes = size_t(1) << 40;
+  if (bytes == 0 || bytes > kMaxBytes) return nullptr;
+  return std::aligned_alloc(256, (bytes + 255) / 256 * 256);
+}
 
 struct DeviceProperties {
   char name[256];
