@@ -21,7 +21,8 @@
 #     per row in shared memory), 40x4096 and 20x5000 (a cluster per row), 2x262144 (rows cut into parts
 #     through the workspace), 4096x1024 axis 0 (columns). Not reached by any listed case: the 128-thread
 #     shared-memory variant (>= 132 rows of 1025-2048 unaligned f32 columns).
-#   memcheck also runs the C API test on nvidia (tests/test_c_api.py: memory and stream API,
+#   memcheck also runs the CuTe variants of copy and vector_add on the cases above
+#   (tests/test_kernel_variants.py), and the C API test on nvidia (tests/test_c_api.py: memory and stream API,
 #     stream-ordered allocations, workspaces, misuse), all but its deliberate 2^64-byte allocations.
 #   racecheck / synccheck run softmax and reduce_sum only: the elementwise kernels use no shared memory
 #     and no barriers.
@@ -74,7 +75,7 @@ log "gpu_sanitize.sh $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(nvidia-smi --query-gpu=
 log "$(compute-sanitizer --version 2>/dev/null | tail -n 1)"
 python3 -c "import operator_runtime as o; print('operator_runtime', o.__version__, o.available_backends(), o._lib.lib._name)" 2>&1 | tee -a "$LOG"
 
-sanitize memcheck "${MEMCHECK_S:-210}" "$MEMCHECK_K" ops tests/test_c_api.py
+sanitize memcheck "${MEMCHECK_S:-210}" "$MEMCHECK_K" ops tests/test_c_api.py tests/test_kernel_variants.py
 sanitize racecheck "${RACECHECK_S:-120}" "$SHARED_K" ops/softmax ops/reduce_sum
 sanitize synccheck "${SYNCCHECK_S:-90}" "$SHARED_K" ops/softmax ops/reduce_sum
 
