@@ -243,7 +243,7 @@ def check_canaries(records, repo, logs):
                 name, "failed for another reason" if rejected else "compiled", expect))
     ci(sources and caught == len(sources),
        "metax stand-in canaries: %d/%d known MACA mistakes rejected (32-bit lane mask, cuda* call, __nv_bfloat16, "
-       "implicit bf16 conversion, an mcDevAttr name MACA lacks)" % (caught, len(sources)))
+       "implicit bf16 conversion, an mcDevAttr name MACA lacks, code keyed on __CUDACC__)" % (caught, len(sources)))
 
 
 def main():
