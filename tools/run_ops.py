@@ -5,14 +5,24 @@
   python tools/run_ops.py --backend nvidia --mode bench            # from a checkout with the wheel installed
 
 Operators are found as ops/**/cases.py (NAME, op, reference, CASES, BENCH_CASES, bytes_moved,
-torch_reference). Bench times are medians of CUDA-event timings with an L2 flush before each run;
-PyTorch runs the same call on the same tensors in the same process, and the device's copy bandwidth
-is measured too, so every number comes with a ratio to torch and a % of measured peak.
+torch_reference). On a device, bench times are medians of CUDA-event timings with an L2 flush before
+each run; PyTorch runs the same call on the same tensors in the same process, and the device's copy
+bandwidth is measured too, so every number comes with a ratio to torch and a % of measured peak.
+
+On the CPU backend the benchmark is CPU_BENCH below: each case against numpy doing the same work (and
+torch's CPU kernels when torch is installed) in the same process, calls interleaved, outputs
+preallocated where both sides allow it; it reports medians, numpy-time / ours-time per case and the
+geometric means. OPRT_NUM_THREADS sets our thread count (and torch's):
+
+  python tools/run_ops.py --mode bench --json bench/results/cpu.json    # with PYTHONPATH=python and OPRT_LIBRARY
 """
 
 import importlib
 import json
+import math
+import os
 import pathlib
+import statistics
 import sys
 import time
 
@@ -31,10 +41,9 @@ flags.DEFINE_string("op", "all", "operator name (NAME in its cases.py) or 'all'"
 flags.DEFINE_enum("backend", "cpu", ["cpu", "nvidia", "metax"], "backend to run on")
 flags.DEFINE_enum("mode", "all", ["test", "bench", "all"], "test: correctness cases; bench: timings; all: both")
 flags.DEFINE_string("json", None, "write the benchmark results (with machine facts) to this JSON file")
-flags.DEFINE_integer("repeats", 30, "timed runs per benchmark (median reported)")
-flags.DEFINE_integer("max_bench_elements", None,
-                     "shrink benchmark shapes to at most this many elements (default: 2^20 on cpu, none on devices)")
-flags.DEFINE_boolean("torch", True, "also time torch's implementation (when importable, device backends)")
+flags.DEFINE_integer("repeats", None, "timed runs per benchmark, median reported (default: 30 on devices, 11 on cpu)")
+flags.DEFINE_integer("max_bench_elements", None, "shrink device benchmark shapes to at most this many elements")
+flags.DEFINE_boolean("torch", True, "also time torch's implementation (when importable: CUDA on devices, CPU on cpu)")
 
 
 def discover_ops() -> dict:
@@ -69,7 +78,7 @@ def run_tests(modules, backend):
 
 
 def _shrunk(case, max_elements):
-    """The case with its leading dims halved until it has at most max_elements (for the CPU backend)."""
+    """The case with its leading dims halved until it has at most max_elements."""
     shapes = [list(s) for s in case.shapes]
     while max(int(np.prod(s)) for s in shapes) > max_elements:
         for s in shapes:
@@ -84,10 +93,11 @@ def _torch_inputs(torch, case):
 
 
 def run_bench(modules, backend):
-    timer = benchmark.Timer(backend, repeats=FLAGS.repeats)
+    """The device benchmark: BENCH_CASES of every op, ours and torch on the same tensors."""
+    timer = benchmark.Timer(backend, repeats=FLAGS.repeats or 30)
     torch = timer.torch if FLAGS.torch else None
     peak = timer.copy_bandwidth_gbps()
-    max_elements = FLAGS.max_bench_elements or (1 << 20 if backend == "cpu" else None)
+    max_elements = FLAGS.max_bench_elements
     print("\n== benchmark on backend %s (%s)" % (backend, oprt.device_name()))
     if peak:
         print("measured device-to-device copy bandwidth: %.0f GB/s" % peak)
@@ -122,9 +132,186 @@ def run_bench(modules, backend):
                 "%.2fx" % row["speedup_vs_torch"] if "speedup_vs_torch" in row else "-"))
             del inputs
     overhead = _call_overhead(torch) if torch is not None else None
-    return {"machine": benchmark.machine_info(backend), "python_call_overhead": overhead, "peak_copy_GBps": peak, "repeats": FLAGS.repeats,
+    return {"machine": benchmark.machine_info(backend), "python_call_overhead": overhead, "peak_copy_GBps": peak, "repeats": timer.repeats,
             "l2_flush_bytes": benchmark.L2_FLUSH_BYTES, "timing": "cuda events" if timer.torch else "wall clock",
             "results": results}
+
+
+# ----------------------------------------------------------------------------------------------------
+# CPU benchmark: ours against numpy (and torch's CPU kernels) on the same arrays
+
+def _elementwise_case(name, n):
+    def build(np_dtype, rng):
+        x = rng.standard_normal(n).astype(np_dtype)
+        b = rng.standard_normal(n).astype(np_dtype)
+        out = np.empty_like(x)
+        ours = {"copy": lambda: oprt.copy(x, out=out), "vector_add": lambda: oprt.vector_add(x, b, out=out),
+                "relu": lambda: oprt.relu(x, out=out)}[name]
+        numpy = {"copy": lambda: np.copyto(out, x), "vector_add": lambda: np.add(x, b, out=out),
+                 "relu": lambda: np.maximum(x, 0, out=out)}[name]
+
+        def torch_fn(torch):
+            tx, tb, tout = _torch_view(torch, x), _torch_view(torch, b), _torch_view(torch, out)
+            return {"copy": lambda: tout.copy_(tx), "vector_add": lambda: torch.add(tx, tb, out=tout),
+                    "relu": lambda: torch.clamp_min(tx, 0, out=tout)}[name]
+        return ours, numpy, torch_fn
+    return build
+
+
+def _sum_case(shape, axis):
+    def build(np_dtype, rng):
+        x = rng.standard_normal(shape).astype(np_dtype)
+        out = np.empty(() if axis is None else shape[:axis] + shape[axis + 1:], np_dtype)
+
+        def torch_fn(torch):
+            tx, tout = _torch_view(torch, x), _torch_view(torch, out)
+            dims = tuple(range(len(shape))) if axis is None else axis
+            return lambda: torch.sum(tx, dim=dims, out=tout)
+        return (lambda: oprt.reduce_sum(x, axis=axis, out=out)), (lambda: np.sum(x, axis=axis, out=out)), torch_fn
+    return build
+
+
+def _numpy_softmax(x, out, axis, log, scratch):
+    m = x.max(axis=axis, keepdims=True)
+    np.subtract(x, m, out=out)
+    if log:
+        np.exp(out, out=scratch)
+        np.subtract(out, np.log(scratch.sum(axis=axis, keepdims=True)), out=out)
+    else:
+        np.exp(out, out=out)
+        np.divide(out, out.sum(axis=axis, keepdims=True), out=out)
+
+
+def _softmax_case(shape, axis, transposed=False, log=False):
+    def build(np_dtype, rng):
+        x = rng.standard_normal(shape).astype(np_dtype) * np.asarray(3, np_dtype)
+        x = x.T if transposed else x
+        out, scratch = np.empty_like(x), np.empty_like(x)  # empty_like keeps x's layout
+        op = oprt.log_softmax if log else oprt.softmax
+
+        def torch_fn(torch):
+            tx = _torch_view(torch, x)
+            return lambda: (torch.log_softmax if log else torch.softmax)(tx, dim=axis)  # no out= in torch
+        return (lambda: op(x, axis=axis, out=out)), (lambda: _numpy_softmax(x, out, axis, log, scratch)), torch_fn
+    return build
+
+
+M = 1 << 20
+# (op NAME, case, in issue 13's table, builder). The table's cases first, then larger and other layouts.
+CPU_BENCH = [
+    ("copy", "copy 4M", True, _elementwise_case("copy", 4 * M)),
+    ("vector_add", "vector_add 4M", True, _elementwise_case("vector_add", 4 * M)),
+    ("relu", "relu 4M", True, _elementwise_case("relu", 4 * M)),
+    ("reduce_sum", "reduce_sum 4M", True, _sum_case((4 * M,), None)),
+    ("softmax", "softmax 1024x4096", True, _softmax_case((1024, 4096), -1)),
+    ("reduce_sum", "row sum 1024x4096", True, _sum_case((1024, 4096), 1)),
+    ("softmax", "softmax axis 0 of transposed 4096x1024", True, _softmax_case((1024, 4096), 0, transposed=True)),
+    ("copy", "copy 16M", False, _elementwise_case("copy", 16 * M)),
+    ("vector_add", "vector_add 16M", False, _elementwise_case("vector_add", 16 * M)),
+    ("relu", "relu 16M", False, _elementwise_case("relu", 16 * M)),
+    ("reduce_sum", "reduce_sum 16M", False, _sum_case((16 * M,), None)),
+    ("reduce_sum", "column sum 4096x1024 axis 0", False, _sum_case((4096, 1024), 0)),
+    ("softmax", "softmax 4096x4096", False, _softmax_case((4096, 4096), -1)),
+    ("softmax", "log_softmax 1024x4096", False, _softmax_case((1024, 4096), -1, log=True)),
+    ("softmax", "softmax axis 0 of 4096x1024", False, _softmax_case((4096, 1024), 0)),
+]
+CPU_BENCH_DTYPES = ("float32", "float16", "bfloat16")
+
+
+def _torch_view(torch, a):
+    """A torch CPU tensor sharing a's memory (bfloat16 through its bits)."""
+    if testing.dtype_name(a.dtype) == "bfloat16":
+        return torch.from_numpy(a.view(np.uint16)).view(torch.bfloat16)
+    return torch.from_numpy(a)
+
+
+def _torch_cpu():
+    try:
+        import torch
+    except ImportError:
+        return None
+    if os.environ.get("OPRT_NUM_THREADS"):
+        torch.set_num_threads(int(os.environ["OPRT_NUM_THREADS"]))
+    return torch
+
+
+def _median_ms_interleaved(fns, repeats, warmup=2):
+    """Median milliseconds of each fn, the calls interleaved (the order rotating each round) so that
+    load from other work on the machine falls on every fn alike."""
+    for fn in fns:
+        for _ in range(warmup):
+            fn()
+    times = [[] for _ in fns]
+    for r in range(repeats):
+        for k in range(len(fns)):
+            i = (k + r) % len(fns)
+            t0 = time.perf_counter()
+            fns[i]()
+            times[i].append((time.perf_counter() - t0) * 1e3)
+    return [statistics.median(t) for t in times]
+
+
+def _geomean(values):
+    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else float("nan")
+
+
+def run_cpu_bench(modules):
+    repeats = max(FLAGS.repeats or 11, 7)
+    torch = _torch_cpu() if FLAGS.torch else None
+    threads = os.environ.get("OPRT_NUM_THREADS") or str(len(os.sched_getaffinity(0)))
+    print("\n== CPU benchmark: ours vs numpy%s, median of %d interleaved calls, OPRT_NUM_THREADS=%s, load %s"
+          % (" and torch %s (%d threads)" % (torch.__version__, torch.get_num_threads()) if torch else "", repeats,
+             threads, "/".join("%.2f" % v for v in os.getloadavg())))
+    header = "%-40s %-9s %10s %10s %12s %10s %12s" % ("case", "dtype", "numpy ms", "ours ms", "numpy/ours", "torch ms",
+                                                     "torch/ours")
+    print(header + "\n" + "-" * len(header))
+    load_before = os.getloadavg()
+    rng = np.random.default_rng(0)
+    results = []
+    for op_name, case, in_table, build in CPU_BENCH:
+        if op_name not in modules:
+            continue
+        for dtype in CPU_BENCH_DTYPES:
+            try:
+                np_dtype = testing.np_dtype(dtype)
+            except ImportError as error:  # bfloat16 without ml_dtypes
+                print("%-40s %-9s skipped: %s" % (case, dtype, error))
+                continue
+            ours, numpy, torch_fn = build(np_dtype, rng)
+            fns = [numpy, ours] + ([torch_fn(torch)] if torch is not None else [])
+            medians = _median_ms_interleaved(fns, repeats)
+            row = {"op": op_name, "case": case, "dtype": dtype, "in_issue_table": in_table, "numpy_ms": medians[0],
+                   "ours_ms": medians[1], "numpy_over_ours": medians[0] / medians[1]}
+            if torch is not None:
+                row.update(torch_ms=medians[2], torch_over_ours=medians[2] / medians[1])
+            results.append(row)
+            print("%-40s %-9s %10.3f %10.3f %12.2f %10s %12s" % (
+                case, dtype, row["numpy_ms"], row["ours_ms"], row["numpy_over_ours"],
+                "%.3f" % row["torch_ms"] if "torch_ms" in row else "-",
+                "%.2f" % row["torch_over_ours"] if "torch_over_ours" in row else "-"))
+            del ours, numpy, torch_fn, fns
+    summary = {
+        "geomean_numpy_over_ours_issue_table": _geomean([r["numpy_over_ours"] for r in results if r["in_issue_table"]]),
+        "geomean_numpy_over_ours_all": _geomean([r["numpy_over_ours"] for r in results]),
+        "min_numpy_over_ours_issue_table": min([r["numpy_over_ours"] for r in results if r["in_issue_table"]],
+                                               default=float("nan")),
+    }
+    if torch is not None:
+        summary["geomean_torch_over_ours_all"] = _geomean([r["torch_over_ours"] for r in results])
+    print("\n" + "\n".join("%s: %.2f" % item for item in summary.items()))
+    machine = benchmark.machine_info("cpu")
+    machine.update(cpu_count=os.cpu_count(), oprt_num_threads=threads, load_average_before=load_before,
+                   load_average_after=os.getloadavg())
+    try:
+        import ml_dtypes
+
+        machine["ml_dtypes"] = ml_dtypes.__version__
+    except ImportError:
+        pass
+    if torch is not None:
+        machine.update(torch=torch.__version__, torch_threads=torch.get_num_threads())
+    return {"machine": machine, "repeats": repeats, "timing": "wall clock, median of interleaved calls",
+            "summary": summary, "results": results}
 
 
 def _call_overhead(torch, calls=20000):
@@ -168,7 +355,7 @@ def main(argv):
     if FLAGS.mode in ("test", "all"):
         failed = run_tests(modules, FLAGS.backend)
     if FLAGS.mode in ("bench", "all"):
-        report = run_bench(modules, FLAGS.backend)
+        report = run_cpu_bench(modules) if FLAGS.backend == "cpu" else run_bench(modules, FLAGS.backend)
         if FLAGS.json:
             pathlib.Path(FLAGS.json).write_text(json.dumps(report, indent=1, default=str) + "\n")
             print("wrote %s" % FLAGS.json)
