@@ -1,6 +1,9 @@
 #include "ops/common/cpu/vector_math.h"
 
+#include <algorithm>
 #include <limits>
+
+#include "ops/common/cpu/thread_pool.h"
 
 // Every loop here is compiled for x86-64-v4 (AVX-512), v3 (AVX2) and the x86-64 baseline, and the
 // dynamic loader picks the best one the CPU has (GCC function multiversioning: one symbol, an ifunc).
@@ -115,6 +118,46 @@ OPRT_CPU_CLONES double max(const double *x, int64_t n) {
   double m = lanes[0];
   for (int64_t j = 1; j < kLanes; ++j) m = lanes[j] > m ? lanes[j] : m;
   return m;
+}
+
+int64_t tile_width(int64_t width, int64_t rows) {
+  const int64_t tiles_per_row = std::max<int64_t>(1, num_threads() / std::max<int64_t>(rows, 1));
+  return std::min({kTileColumns, width, std::max<int64_t>(64, (width + tiles_per_row - 1) / tiles_per_row)});
+}
+
+void ColumnSums::reset(int64_t width) {
+  std::memset(lanes_, 0, sizeof(lanes_));
+  std::fill(chunks_, chunks_ + width, PairwiseSum());
+  width_ = width;
+  rows_ = 0;
+}
+
+OPRT_CPU_CLONES void ColumnSums::add_row(const double *row) {
+  double *lane = lanes_[rows_ % kSumLanes];
+  for (int64_t j = 0; j < width_; ++j) lane[j] += row[j];
+  if (++rows_ % kSumChunk == 0) end_chunk();
+}
+
+void ColumnSums::end_chunk() {
+  for (int64_t j = 0; j < width_; ++j) chunks_[j].add(combine_lanes(&lanes_[0][j], kTileColumns));
+  std::memset(lanes_, 0, sizeof(lanes_));
+}
+
+void ColumnSums::finish(double *sums) {
+  if (rows_ % kSumChunk != 0) end_chunk();
+  for (int64_t j = 0; j < width_; ++j) sums[j] = chunks_[j].total();
+}
+
+OPRT_CPU_CLONES void max_into(double *m, const double *row, int64_t n) {
+  for (int64_t j = 0; j < n; ++j) m[j] = row[j] > m[j] ? row[j] : m[j];
+}
+
+OPRT_CPU_CLONES void subtract_each(double *x, const double *m, int64_t n) {
+  for (int64_t j = 0; j < n; ++j) x[j] -= m[j];
+}
+
+OPRT_CPU_CLONES void scale_each(double *x, const double *s, int64_t n) {
+  for (int64_t j = 0; j < n; ++j) x[j] *= s[j];
 }
 
 OPRT_CPU_CLONES void exp_shifted(const double *x, double m, double *out, int64_t n) {

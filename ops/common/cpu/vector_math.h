@@ -84,6 +84,41 @@ class PairwiseSum {
   int64_t count_ = 0;
 };
 
+// Column tiles (the column paths of reduce_sum and softmax): up to kTileColumns neighbouring sums or
+// slices, read a row at a time (row i holds element i of each: a contiguous run of x).
+constexpr int64_t kTileColumns = 1024;
+
+// Columns per tile for rows `width` long when there are `rows` such rows (tiles side by side): whole rows
+// up to kTileColumns (long contiguous reads), but narrower when that leaves a thread without a tile.
+int64_t tile_width(int64_t width, int64_t rows);
+
+// The sums of a tile's columns, fed a row at a time: each column in the summation order above (lane
+// i % kSumLanes of chunk i / kSumChunk), so it has the bits sum_chunk and PairwiseSum give over the
+// same elements in a row. Large: not for the stack.
+class ColumnSums {
+ public:
+  // Starts a tile of `width` <= kTileColumns columns.
+  void reset(int64_t width);
+  // `width` values: element i of each column for the i-th call.
+  void add_row(const double *row);
+  // After the last row: the sum of each column.
+  void finish(double *sums);
+
+ private:
+  void end_chunk();
+
+  double lanes_[kSumLanes][kTileColumns];
+  PairwiseSum chunks_[kTileColumns];
+  int64_t width_, rows_;
+};
+
+// m[j] = max(m[j], row[j]), j < n, NaNs in row ignored.
+void max_into(double *m, const double *row, int64_t n);
+// x[j] -= m[j], j < n.
+void subtract_each(double *x, const double *m, int64_t n);
+// x[j] *= s[j], j < n.
+void scale_each(double *x, const double *s, int64_t n);
+
 // max(x[0, n)), NaNs ignored (a NaN reaches softmax's results through its sum); -inf when n == 0.
 double max(const double *x, int64_t n);
 // out[i] = exp(x[i] - m), i < n, where x[i] <= m or either is NaN or infinite (out may be x): within a

@@ -6,7 +6,7 @@
 //     are summed when it is contiguous); the outputs are split across threads or, when there are
 //     fewer outputs than threads, the chunks of each sum are;
 //   columns: when the innermost kept dim is contiguous and the reduced ones are not, x is read a row at
-//     a time and kTile neighbouring outputs are summed together, in the same lanes and chunks.
+//     a time and a tile of neighbouring outputs is summed together (cpu::ColumnSums: the same order).
 #include <algorithm>
 #include <vector>
 
@@ -21,11 +21,9 @@ namespace {
 
 using cpu::Dims;
 using cpu::kSumChunk;
-using cpu::kSumLanes;
+using cpu::kTileColumns;
 using cpu::PairwiseSum;
 using cpu::Walk;
-
-constexpr int64_t kTile = 64;  // outputs summed together in the column way
 
 // Dims without their innermost one, which comes back as (extent, stride); (1, 1) when there is none.
 Dims<1> outer_dims(const Dims<1> &dims, int64_t *extent, int64_t *stride) {
@@ -111,26 +109,23 @@ void sum_columns(const Shape &s, T *y, const T *x) {
   const Dims<1> kept_rows = outer_dims(s.kept, &width, &unit_stride);
   Dims<1> reduced = s.runs;
   reduced.push(s.run, {s.step});
-  const int64_t tiles = (width + kTile - 1) / kTile;
-  cpu::parallel_for(kept_rows.numel() * tiles, s.length * kTile, [&](int64_t begin, int64_t end, int) {
-    double row[kTile] = {}, lanes[kSumLanes][kTile];
-    PairwiseSum sums[kTile];
+  const int64_t tile = cpu::tile_width(width, kept_rows.numel()), tiles = (width + tile - 1) / tile;
+  std::vector<cpu::ColumnSums> columns(static_cast<size_t>(cpu::num_threads()));
+  cpu::parallel_for(kept_rows.numel() * tiles, s.length * tile, [&](int64_t begin, int64_t end, int thread) {
+    double row[kTileColumns], sums[kTileColumns];
+    cpu::ColumnSums &tile_sums = columns[thread];
     for (int64_t item = begin; item < end; ++item) {
-      const int64_t first = item % tiles * kTile, n = std::min(kTile, width - first);
-      const T *base = x + Walk<1>(kept_rows, item / tiles)[0] + first;
-      std::fill(sums, sums + kTile, PairwiseSum());
+      const int64_t first = item % tiles * tile, n = std::min(tile, width - first);
+      const T *x_tile = x + Walk<1>(kept_rows, item / tiles)[0] + first;
+      tile_sums.reset(n);
       Walk<1> element(reduced, 0);
-      for (int64_t chunk = 0; chunk < s.length; chunk += kSumChunk) {
-        std::fill(&lanes[0][0], &lanes[0][0] + kSumLanes * kTile, 0.0);
-        for (int64_t i = 0; i < std::min(kSumChunk, s.length - chunk); ++i, element.next()) {
-          cpu::gather(base + element[0], 1, n, row);  // row[n, kTile) stays 0
-          double *lane = lanes[i % kSumLanes];
-          for (int64_t j = 0; j < kTile; ++j) lane[j] += row[j];
-        }
-        for (int64_t j = 0; j < n; ++j) sums[j].add(cpu::combine_lanes(&lanes[0][j], kTile));
+      for (int64_t i = 0; i < s.length; ++i, element.next()) {
+        cpu::gather(x_tile + element[0], 1, n, row);
+        tile_sums.add_row(row);
       }
+      tile_sums.finish(sums);
       Walk<1> out(s.y, item / tiles * width + first);
-      for (int64_t j = 0; j < n; ++j, out.next()) cpu::store(y + out[0], sums[j].total());
+      for (int64_t j = 0; j < n; ++j, out.next()) cpu::store(y + out[0], sums[j]);
     }
   });
 }
