@@ -1,5 +1,6 @@
 """The CPU backend's thread pool: reduce_sum, softmax and log_softmax give bitwise-identical results with
-OPRT_NUM_THREADS=1, 2 and 7, each run in its own process (the library reads the variable once).
+OPRT_NUM_THREADS=1, 2 and 7, each run in its own process (the library reads the variable once); and
+with any layout of x (one summation order).
 
 The cases are large enough to be split across threads, in every way the kernels split work: outputs
 across threads, the chunks of one long sum across threads (fewer outputs than threads), column tiles,
@@ -84,6 +85,17 @@ def test_workers_really_ran(results):
 @pytest.mark.parametrize("name", [name for name, _ in _cases()])
 def test_bitwise_identical_to_one_thread(results, threads, name):
     np.testing.assert_array_equal(results[threads][name], results[1][name])
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16", "float64"])
+@pytest.mark.parametrize("shape", [(700, 300), (9000, 70)])  # sums of one chunk, of three
+def test_layouts_give_the_same_bits(dtype, shape):
+    """One summation order for any layout: over axis 0 (column tiles) as over axis 1 of the transposed copy."""
+    x = _inputs(shape, dtype, 3)
+    xt = np.ascontiguousarray(x.T)
+    np.testing.assert_array_equal(testing._bits(oprt.reduce_sum(x, axis=0)), testing._bits(oprt.reduce_sum(xt, axis=1)))
+    for op in (oprt.softmax, oprt.log_softmax):
+        np.testing.assert_array_equal(testing._bits(np.ascontiguousarray(op(x, axis=0).T)), testing._bits(op(xt, axis=1)))
 
 
 def test_results_are_sums_and_softmaxes(results):
