@@ -106,17 +106,21 @@ int num_threads() {
   return threads;
 }
 
+int threads_for(int64_t n, int64_t work_per_item) {
+  const bool worth_it = n > 1 && n * std::max<int64_t>(work_per_item, 1) >= kSerialWork;
+  return worth_it ? num_threads() : 1;
+}
+
 void parallel_for(int64_t n, int64_t work_per_item, const std::function<void(int64_t, int64_t, int)> &body) {
   if (n <= 0) return;
-  const int threads = num_threads();
-  const int64_t work = n * std::max<int64_t>(work_per_item, 1);
-  if (threads > 1 && n > 1 && work >= kSerialWork) {
+  const int threads = threads_for(n, work_per_item);
+  if (threads > 1) {
     // Never destroyed: its workers wait until the process exits.
     static Pool *const pool = new Pool(threads);
     Job job;
     job.body = &body;
     job.n = n;
-    job.pieces = std::min({n, threads * kPiecesPerThread, work / kMinPieceWork});
+    job.pieces = std::min({n, threads * kPiecesPerThread, n * std::max<int64_t>(work_per_item, 1) / kMinPieceWork});
     if (pool->try_run(job)) return;
   }
   body(0, n, 0);

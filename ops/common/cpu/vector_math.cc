@@ -125,22 +125,26 @@ int64_t tile_width(int64_t width, int64_t rows) {
   return std::min({kTileColumns, width, std::max<int64_t>(64, (width + tiles_per_row - 1) / tiles_per_row)});
 }
 
+ColumnSums::ColumnSums(int64_t max_width)
+    : lanes_(static_cast<size_t>(kSumLanes * max_width)), chunks_(static_cast<size_t>(max_width)),
+      max_width_(max_width) {}
+
 void ColumnSums::reset(int64_t width) {
-  std::memset(lanes_, 0, sizeof(lanes_));
-  std::fill(chunks_, chunks_ + width, PairwiseSum());
+  std::fill(lanes_.begin(), lanes_.end(), 0.0);
+  std::fill(chunks_.begin(), chunks_.end(), PairwiseSum());
   width_ = width;
   rows_ = 0;
 }
 
 OPRT_CPU_CLONES void ColumnSums::add_row(const double *row) {
-  double *lane = lanes_[rows_ % kSumLanes];
+  double *lane = lanes_.data() + rows_ % kSumLanes * max_width_;
   for (int64_t j = 0; j < width_; ++j) lane[j] += row[j];
   if (++rows_ % kSumChunk == 0) end_chunk();
 }
 
 void ColumnSums::end_chunk() {
-  for (int64_t j = 0; j < width_; ++j) chunks_[j].add(combine_lanes(&lanes_[0][j], kTileColumns));
-  std::memset(lanes_, 0, sizeof(lanes_));
+  for (int64_t j = 0; j < width_; ++j) chunks_[j].add(combine_lanes(lanes_.data() + j, max_width_));
+  std::fill(lanes_.begin(), lanes_.end(), 0.0);
 }
 
 void ColumnSums::finish(double *sums) {

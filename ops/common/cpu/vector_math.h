@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <vector>
 
 #include "ops/common/cpu/float_types.h"
 
@@ -94,10 +95,11 @@ int64_t tile_width(int64_t width, int64_t rows);
 
 // The sums of a tile's columns, fed a row at a time: each column in the summation order above (lane
 // i % kSumLanes of chunk i / kSumChunk), so it has the bits sum_chunk and PairwiseSum give over the
-// same elements in a row. Large: not for the stack.
+// same elements in a row.
 class ColumnSums {
  public:
-  // Starts a tile of `width` <= kTileColumns columns.
+  explicit ColumnSums(int64_t max_width);
+  // Starts a tile of `width` <= max_width columns.
   void reset(int64_t width);
   // `width` values: element i of each column for the i-th call.
   void add_row(const double *row);
@@ -107,9 +109,9 @@ class ColumnSums {
  private:
   void end_chunk();
 
-  double lanes_[kSumLanes][kTileColumns];
-  PairwiseSum chunks_[kTileColumns];
-  int64_t width_, rows_;
+  std::vector<double> lanes_;  // [kSumLanes][max_width]
+  std::vector<PairwiseSum> chunks_;
+  int64_t max_width_, width_ = 0, rows_ = 0;
 };
 
 // m[j] = max(m[j], row[j]), j < n, NaNs in row ignored.

@@ -69,10 +69,12 @@ double chunk_sum(const Shape &s, const T *x, int64_t first, int64_t n, double *b
 
 template <class T>
 void sum_rows(const Shape &s, T *y, const T *x) {
-  const int threads = cpu::num_threads();
-  std::vector<double> buffers(static_cast<size_t>(threads) * kSumChunk);
   const int64_t chunks = (s.length + kSumChunk - 1) / kSumChunk;
-  if (s.outputs >= threads || chunks < 2) {
+  const bool by_output = s.outputs >= cpu::num_threads() || chunks < 2;
+  // Per thread: a chunk gathered from strided runs.
+  const int threads = by_output ? cpu::threads_for(s.outputs, s.length) : cpu::threads_for(chunks, kSumChunk);
+  std::vector<double> buffers(static_cast<size_t>(threads) * kSumChunk);
+  if (by_output) {
     cpu::parallel_for(s.outputs, s.length, [&](int64_t begin, int64_t end, int thread) {
       Walk<1> kept(s.kept, begin), out(s.y, begin);
       for (int64_t o = begin; o < end; ++o, kept.next(), out.next()) {
@@ -110,8 +112,10 @@ void sum_columns(const Shape &s, T *y, const T *x) {
   Dims<1> reduced = s.runs;
   reduced.push(s.run, {s.step});
   const int64_t tile = cpu::tile_width(width, kept_rows.numel()), tiles = (width + tile - 1) / tile;
-  std::vector<cpu::ColumnSums> columns(static_cast<size_t>(cpu::num_threads()));
-  cpu::parallel_for(kept_rows.numel() * tiles, s.length * tile, [&](int64_t begin, int64_t end, int thread) {
+  const int64_t items = kept_rows.numel() * tiles;
+  std::vector<cpu::ColumnSums> columns(static_cast<size_t>(cpu::threads_for(items, s.length * tile)),
+                                       cpu::ColumnSums(tile));
+  cpu::parallel_for(items, s.length * tile, [&](int64_t begin, int64_t end, int thread) {
     double row[kTileColumns], sums[kTileColumns];
     cpu::ColumnSums &tile_sums = columns[thread];
     for (int64_t item = begin; item < end; ++item) {

@@ -55,9 +55,10 @@ template <class T>
 void softmax_rows(bool log, const Shape &s, T *y, const T *x) {
   const int64_t n = s.n;
   // Per thread: the slice, and (log_softmax) one chunk of exp(x - m).
-  const int64_t scratch = n + cpu::kSumChunk;
-  std::vector<double> buffers(static_cast<size_t>(cpu::num_threads() * scratch));
-  cpu::parallel_for(s.slices.numel(), n * kWorkPerElement, [&](int64_t begin, int64_t end, int thread) {
+  const int64_t scratch = n + (log ? std::min(n, cpu::kSumChunk) : 0);
+  const int64_t slices = s.slices.numel();
+  std::vector<double> buffers(static_cast<size_t>(cpu::threads_for(slices, n * kWorkPerElement) * scratch));
+  cpu::parallel_for(slices, n * kWorkPerElement, [&](int64_t begin, int64_t end, int thread) {
     double *row = buffers.data() + thread * scratch, *exps = row + n;
     cpu::Walk<2> slice(s.slices, begin);
     for (int64_t i = begin; i < end; ++i, slice.next()) {
@@ -92,8 +93,9 @@ void softmax_tiles(bool log, const Shape &s, T *y, const T *x) {
   cpu::Dims<2> tile_rows;  // the slice dims but the innermost
   for (int32_t d = 0; d < last; ++d) tile_rows.push(s.slices.shape[d], {s.slices.stride[0][d], s.slices.stride[1][d]});
   const int64_t tile = cpu::tile_width(width, tile_rows.numel()), tiles = (width + tile - 1) / tile;
-  std::vector<cpu::ColumnSums> columns(static_cast<size_t>(cpu::num_threads()));
-  cpu::parallel_for(tile_rows.numel() * tiles, s.n * tile * kWorkPerElement, [&](int64_t begin, int64_t end, int thread) {
+  const int64_t items = tile_rows.numel() * tiles, work = s.n * tile * kWorkPerElement;
+  std::vector<cpu::ColumnSums> columns(static_cast<size_t>(cpu::threads_for(items, work)), cpu::ColumnSums(tile));
+  cpu::parallel_for(items, work, [&](int64_t begin, int64_t end, int thread) {
     double row[kTileColumns], m[kTileColumns], sums[kTileColumns];
     cpu::ColumnSums &exp_sums = columns[thread];
     for (int64_t item = begin; item < end; ++item) {
