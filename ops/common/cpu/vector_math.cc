@@ -120,6 +120,22 @@ OPRT_CPU_CLONES double max(const double *x, int64_t n) {
   return m;
 }
 
+OPRT_CPU_CLONES void exp_shifted(const double *x, double m, double *out, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) out[i] = exp_nonpositive<13>(x[i] - m);
+}
+
+OPRT_CPU_CLONES void exp_shifted_for_f32(const double *x, double m, double *out, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) out[i] = exp_nonpositive<8>(x[i] - m);
+}
+
+OPRT_CPU_CLONES void scale(double *x, int64_t n, double s) {
+  for (int64_t i = 0; i < n; ++i) x[i] *= s;
+}
+
+OPRT_CPU_CLONES void subtract(double *x, int64_t n, double a, double b) {
+  for (int64_t i = 0; i < n; ++i) x[i] = (x[i] - a) - b;
+}
+
 int64_t tile_width(int64_t width, int64_t rows) {
   const int64_t tiles_per_row = std::max<int64_t>(1, num_threads() / std::max<int64_t>(rows, 1));
   return std::min({kTileColumns, width, std::max<int64_t>(64, (width + tiles_per_row - 1) / tiles_per_row)});
@@ -152,32 +168,16 @@ void ColumnSums::finish(double *sums) {
   for (int64_t j = 0; j < width_; ++j) sums[j] = chunks_[j].total();
 }
 
-OPRT_CPU_CLONES void max_into(double *m, const double *row, int64_t n) {
+OPRT_CPU_CLONES void max_into(double *m, int64_t n, const double *row) {
   for (int64_t j = 0; j < n; ++j) m[j] = row[j] > m[j] ? row[j] : m[j];
 }
 
-OPRT_CPU_CLONES void subtract_each(double *x, const double *m, int64_t n) {
+OPRT_CPU_CLONES void subtract_each(double *x, int64_t n, const double *m) {
   for (int64_t j = 0; j < n; ++j) x[j] -= m[j];
 }
 
-OPRT_CPU_CLONES void scale_each(double *x, const double *s, int64_t n) {
+OPRT_CPU_CLONES void scale_each(double *x, int64_t n, const double *s) {
   for (int64_t j = 0; j < n; ++j) x[j] *= s[j];
-}
-
-OPRT_CPU_CLONES void exp_shifted(const double *x, double m, double *out, int64_t n) {
-  for (int64_t i = 0; i < n; ++i) out[i] = exp_nonpositive<13>(x[i] - m);
-}
-
-OPRT_CPU_CLONES void exp_shifted_for_f32(const double *x, double m, double *out, int64_t n) {
-  for (int64_t i = 0; i < n; ++i) out[i] = exp_nonpositive<8>(x[i] - m);
-}
-
-OPRT_CPU_CLONES void scale(double *x, int64_t n, double s) {
-  for (int64_t i = 0; i < n; ++i) x[i] *= s;
-}
-
-OPRT_CPU_CLONES void subtract(double *x, int64_t n, double a, double b) {
-  for (int64_t i = 0; i < n; ++i) x[i] = (x[i] - a) - b;
 }
 
 }  // namespace oprt::cpu

@@ -52,8 +52,8 @@ void scatter(const C *in, T *p, int64_t stride, int64_t n) {
 // a sequence goes to chunk i / kSumChunk and, inside it, to lane i % kSumLanes; a lane adds its elements
 // in order from +0, a chunk's lanes are added as a fixed tree (combine_lanes) and the chunks pairwise
 // (PairwiseSum). The order depends on the sequence's length alone, so any split of the work over threads
-// and any memory layout give the same bits, and the rounding error grows like n / (kSumChunk / kSumLanes)
-// + log2(n) additions instead of n.
+// and any memory layout give the same bits, and an element goes through at most kSumChunk / kSumLanes
+// + log2(kSumLanes) + log2(n / kSumChunk) roundings instead of up to n.
 constexpr int64_t kSumLanes = 16;
 constexpr int64_t kSumChunk = 4096;
 
@@ -85,6 +85,18 @@ class PairwiseSum {
   int64_t count_ = 0;
 };
 
+// max(x[0, n)), NaNs ignored (a NaN reaches softmax's results through its sum); -inf when n == 0.
+double max(const double *x, int64_t n);
+// out[i] = exp(x[i] - m), i < n, where x[i] <= m or either is NaN or infinite (out may be x): within a
+// few f64 ulps, or (_for_f32, faster) within 2^-32 relative, for results that are rounded to f32 or
+// narrower (one rounding of a value that close is as good as of the exact one, but for rare near-ties).
+void exp_shifted(const double *x, double m, double *out, int64_t n);
+void exp_shifted_for_f32(const double *x, double m, double *out, int64_t n);
+// x[i] *= s.
+void scale(double *x, int64_t n, double s);
+// x[i] = (x[i] - a) - b.
+void subtract(double *x, int64_t n, double a, double b);
+
 // Column tiles (the column paths of reduce_sum and softmax): up to kTileColumns neighbouring sums or
 // slices, read a row at a time (row i holds element i of each: a contiguous run of x).
 constexpr int64_t kTileColumns = 1024;
@@ -114,24 +126,11 @@ class ColumnSums {
   int64_t max_width_, width_ = 0, rows_ = 0;
 };
 
-// m[j] = max(m[j], row[j]), j < n, NaNs in row ignored.
-void max_into(double *m, const double *row, int64_t n);
-// x[j] -= m[j], j < n.
-void subtract_each(double *x, const double *m, int64_t n);
-// x[j] *= s[j], j < n.
-void scale_each(double *x, const double *s, int64_t n);
-
-// max(x[0, n)), NaNs ignored (a NaN reaches softmax's results through its sum); -inf when n == 0.
-double max(const double *x, int64_t n);
-// out[i] = exp(x[i] - m), i < n, where x[i] <= m or either is NaN or infinite (out may be x): within a
-// few f64 ulps, or (_for_f32, faster) within 2^-32 relative, for results that are rounded to f32 or
-// narrower (one rounding of a value that close is as good as of the exact one, but for rare near-ties).
-void exp_shifted(const double *x, double m, double *out, int64_t n);
-void exp_shifted_for_f32(const double *x, double m, double *out, int64_t n);
-// x[i] *= s.
-void scale(double *x, int64_t n, double s);
-// x[i] = (x[i] - a) - b.
-void subtract(double *x, int64_t n, double a, double b);
+// Element by element over a tile row: m[j] = max(m[j], row[j]) (NaNs in row ignored), x[j] -= m[j],
+// x[j] *= s[j], for j < n.
+void max_into(double *m, int64_t n, const double *row);
+void subtract_each(double *x, int64_t n, const double *m);
+void scale_each(double *x, int64_t n, const double *s);
 
 }  // namespace oprt::cpu
 

@@ -106,11 +106,11 @@ void softmax_tiles(bool log, const Shape &s, T *y, const T *x) {
       std::fill(m, m + w, -std::numeric_limits<double>::infinity());
       for (int64_t k = 0; k < s.n; ++k) {
         cpu::gather(x_tile + k * s.x_step, 1, w, row);
-        cpu::max_into(m, row, w);
+        cpu::max_into(m, w, row);
       }
       auto shifted_row = [&](int64_t k) {  // row = x - m
         cpu::gather(x_tile + k * s.x_step, 1, w, row);
-        cpu::subtract_each(row, m, w);
+        cpu::subtract_each(row, w, m);
       };
       exp_sums.reset(w);
       for (int64_t k = 0; k < s.n; ++k) {
@@ -123,10 +123,10 @@ void softmax_tiles(bool log, const Shape &s, T *y, const T *x) {
       for (int64_t k = 0; k < s.n; ++k) {
         shifted_row(k);
         if (log) {
-          cpu::subtract_each(row, sums, w);
+          cpu::subtract_each(row, w, sums);
         } else {
           exp_for<T>(row, 0.0, row, w);
-          cpu::scale_each(row, sums, w);
+          cpu::scale_each(row, w, sums);
         }
         cpu::scatter(row, y_tile + k * s.y_step, y_across, w);
       }
