@@ -1,9 +1,13 @@
-// softmax / log_softmax on the CPU reference backend, in f64 for every dtype, one slice (the elements
-// along the axis) at a time in an f64 row buffer that stays in cache:
+// softmax / log_softmax on the CPU reference backend, in f64 for every dtype:
 //   m = max(x), s = sum(exp(x - m)), y = exp(x - m) * (1 / s)  or  (x - m) - log(s),
-// each result rounded once to the dtype (exp only as exact as that rounding needs, vector_math.h). s follows the backend's one summation order (vector_math.h);
-// slices go across threads whole, so the bits do not depend on the number of threads. Special values
-// come out of the formula as in torch: a NaN anywhere makes s NaN; all -inf gives (-inf) - (-inf) = NaN.
+// each result rounded once to the dtype (exp only as exact as that rounding needs, see vector_math.h),
+// s in the backend's one summation order. Slices (the elements along the axis) go across threads whole,
+// so the bits do not depend on the number of threads. Two ways through x, with the same arithmetic:
+//   rows: a slice at a time in an f64 buffer that stays in cache (gathered when the axis is strided);
+//   tiles: when the axis is strided but the innermost other dim is contiguous, neighbouring slices
+//     together, x read a contiguous tile row at a time.
+// Special values come out of the formula as in torch: a NaN anywhere makes s NaN; all -inf gives
+// (-inf) - (-inf) = NaN.
 #include <algorithm>
 #include <cmath>
 #include <limits>
