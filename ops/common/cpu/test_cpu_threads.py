@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import threading
 
 import numpy as np
 import pytest
@@ -96,6 +97,32 @@ def test_layouts_give_the_same_bits(dtype, shape):
     np.testing.assert_array_equal(testing._bits(oprt.reduce_sum(x, axis=0)), testing._bits(oprt.reduce_sum(xt, axis=1)))
     for op in (oprt.softmax, oprt.log_softmax):
         np.testing.assert_array_equal(testing._bits(np.ascontiguousarray(op(x, axis=0).T)), testing._bits(op(xt, axis=1)))
+
+
+def test_concurrent_callers_and_a_forked_child():
+    """Calls from several Python threads at once (ctypes lets go of the GIL: one gets the pool, the others
+    run on their own thread) and from a child forked after the pool started give the same bits."""
+    x = _inputs((512, 2048), "float32", 4)
+    expected = (testing._bits(oprt.softmax(x)), testing._bits(oprt.reduce_sum(x)))
+    mismatches = []
+
+    def calls():
+        for _ in range(20):
+            if not (np.array_equal(testing._bits(oprt.softmax(x)), expected[0])
+                    and np.array_equal(testing._bits(oprt.reduce_sum(x)), expected[1])):
+                mismatches.append(1)
+
+    callers = [threading.Thread(target=calls) for _ in range(4)]
+    for caller in callers:
+        caller.start()
+    for caller in callers:
+        caller.join()
+    assert not mismatches
+    pid = os.fork()
+    if pid == 0:  # the child: no pool workers exist here, so everything runs on this thread
+        same = np.array_equal(testing._bits(oprt.softmax(x)), expected[0])
+        os._exit(0 if same else 1)
+    assert os.waitpid(pid, 0)[1] == 0
 
 
 def test_results_are_sums_and_softmaxes(results):
