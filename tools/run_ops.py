@@ -43,6 +43,7 @@ flags.DEFINE_enum("mode", "all", ["test", "bench", "all"], "test: correctness ca
 flags.DEFINE_string("json", None, "write the benchmark results (with machine facts) to this JSON file")
 flags.DEFINE_integer("repeats", None, "timed runs per benchmark, median reported (default: 30 on devices, 11 on cpu)")
 flags.DEFINE_integer("max_bench_elements", None, "shrink device benchmark shapes to at most this many elements")
+flags.DEFINE_string("cpu_cases", None, "CPU benchmark: only cases whose name contains this text ('table': issue 13's table)")
 flags.DEFINE_boolean("torch", True, "also time torch's implementation (when importable: CUDA on devices, CPU on cpu)")
 
 
@@ -274,7 +275,8 @@ def run_cpu_bench(modules):
     rng = np.random.default_rng(0)
     results = []
     for op_name, case, in_table, build in CPU_BENCH:
-        if op_name not in modules:
+        wanted = FLAGS.cpu_cases is None or (in_table if FLAGS.cpu_cases == "table" else FLAGS.cpu_cases in case)
+        if op_name not in modules or not wanted:
             continue
         for dtype in CPU_BENCH_DTYPES:
             try:
