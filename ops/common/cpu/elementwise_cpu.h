@@ -20,8 +20,8 @@ namespace oprt::cpu {
 
 constexpr int64_t kBlock = 256;
 
-// Elements p[0, n * stride) as a full block of C: p itself when it already is one, else converted into
-// buffer with zeros after the first n.
+// The n elements p[0], p[stride], ... as a full block of C: p itself when it already is one, else
+// converted into buffer, zeros after the first n.
 template <class C, class T>
 const C *block_of(const T *p, int64_t stride, int64_t n, C *buffer) {
   if constexpr (std::is_same_v<C, T>) {
