@@ -43,6 +43,8 @@ flags.DEFINE_enum("mode", "all", ["test", "bench", "all"], "test: correctness ca
 flags.DEFINE_string("json", None, "write the benchmark results (with machine facts) to this JSON file")
 flags.DEFINE_integer("repeats", None, "timed runs per benchmark, median reported (default: 30 on devices, 11 on cpu)")
 flags.DEFINE_integer("max_bench_elements", None, "shrink device benchmark shapes to at most this many elements")
+flags.DEFINE_integer("quiet_wait_s", 0, "CPU benchmark on a shared machine: wait up to this many seconds before each "
+                     "case for the CPUs to be >= 85% idle (the idle share seen is printed and goes into the JSON)")
 flags.DEFINE_string("cpu_cases", None, "CPU benchmark: only cases whose name contains this text ('table': issue 13's table)")
 flags.DEFINE_boolean("torch", True, "also time torch's implementation (when importable: CUDA on devices, CPU on cpu)")
 
@@ -257,6 +259,30 @@ def _median_ms_interleaved(fns, repeats, warmup=2):
     return [statistics.median(t) for t in times], repeats
 
 
+def _cpu_idle_percent(seconds=1.0):
+    """Share of the machine's CPU time spent idle over the next `seconds` (/proc/stat), None off Linux."""
+    def sample():
+        with open("/proc/stat") as stat:
+            fields = [int(v) for v in stat.readline().split()[1:]]
+        return fields[3] + fields[4], sum(fields)  # idle + iowait, total
+    try:
+        idle0, total0 = sample()
+        time.sleep(seconds)
+        idle1, total1 = sample()
+    except OSError:
+        return None
+    return 100.0 * (idle1 - idle0) / max(total1 - total0, 1)
+
+
+def _wait_until_quiet(max_seconds):
+    """Waits (up to max_seconds) for the CPUs to be >= 85% idle; returns the last idle share seen."""
+    deadline = time.time() + max_seconds
+    while True:
+        idle = _cpu_idle_percent()
+        if idle is None or idle >= 85.0 or time.time() >= deadline:
+            return idle
+
+
 def _geomean(values):
     return math.exp(sum(math.log(v) for v in values) / len(values)) if values else float("nan")
 
@@ -286,16 +312,20 @@ def run_cpu_bench(modules):
                 continue
             ours, numpy, torch_fn = build(np_dtype, rng)
             fns = [numpy, ours] + ([torch_fn(torch)] if torch is not None else [])
+            idle = _wait_until_quiet(FLAGS.quiet_wait_s) if FLAGS.quiet_wait_s else None
             medians, calls = _median_ms_interleaved(fns, repeats)
             row = {"op": op_name, "case": case, "dtype": dtype, "in_issue_table": in_table, "calls": calls,
                    "numpy_ms": medians[0], "ours_ms": medians[1], "numpy_over_ours": medians[0] / medians[1]}
+            if idle is not None:
+                row["idle_percent_before"] = idle
             if torch is not None:
                 row.update(torch_ms=medians[2], torch_over_ours=medians[2] / medians[1])
             results.append(row)
-            print("%-40s %-9s %10.3f %10.3f %12.2f %10s %12s" % (
+            print("%-40s %-9s %10.3f %10.3f %12.2f %10s %12s%s" % (
                 case, dtype, row["numpy_ms"], row["ours_ms"], row["numpy_over_ours"],
                 "%.3f" % row["torch_ms"] if "torch_ms" in row else "-",
-                "%.2f" % row["torch_over_ours"] if "torch_over_ours" in row else "-"))
+                "%.2f" % row["torch_over_ours"] if "torch_over_ours" in row else "-",
+                "   (idle %.0f%% before)" % idle if idle is not None else ""))
             del ours, numpy, torch_fn, fns
     summary = {
         "geomean_numpy_over_ours_issue_table": _geomean([r["numpy_over_ours"] for r in results if r["in_issue_table"]]),
