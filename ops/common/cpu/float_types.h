@@ -31,29 +31,30 @@ inline float bits_float(uint32_t u) {
   return f;
 }
 
+// The conversions are branch-free (selects only) so that loops over blocks of them vectorize; each gives
+// the same bits as the obvious branchy form.
 inline float to_float(float16 h) {
   const uint32_t sign = static_cast<uint32_t>(h.bits & 0x8000u) << 16;
-  const uint32_t exponent = (h.bits >> 10) & 0x1fu;
-  const uint32_t mantissa = h.bits & 0x3ffu;
-  if (exponent == 0) {  // zero or subnormal: mantissa * 2^-24
-    const float magnitude = std::ldexp(static_cast<float>(mantissa), -24);
-    return sign ? -magnitude : magnitude;
-  }
-  if (exponent == 31) return bits_float(sign | 0x7f800000u | (mantissa << 13));  // inf / NaN
-  return bits_float(sign | ((exponent + 112) << 23) | (mantissa << 13));
+  const uint32_t magnitude = static_cast<uint32_t>(h.bits & 0x7fffu) << 13;  // exponent and mantissa at f32's place
+  const uint32_t exponent = magnitude & 0x0f800000u;
+  const uint32_t normal = magnitude + 0x38000000u;  // rebias the exponent: + (127 - 15) << 23
+  const uint32_t inf_nan = magnitude | 0x7f800000u;
+  // zero or subnormal, mantissa * 2^-24: as 2^-14 * (1 + mantissa / 2^10) - 2^-14, exact in f32
+  const uint32_t subnormal = float_bits(bits_float(magnitude + 0x38800000u) - bits_float(0x38800000u));
+  const uint32_t bits = exponent == 0x0f800000u ? inf_nan : exponent == 0 ? subnormal : normal;
+  return bits_float(sign | bits);
 }
 
 inline float16 to_float16(float f) {
-  uint32_t x = float_bits(f);
-  const uint16_t sign = static_cast<uint16_t>((x >> 16) & 0x8000u);
-  x &= 0x7fffffffu;
-  if (x >= 0x7f800000u) return {static_cast<uint16_t>(sign | 0x7c00u | (x > 0x7f800000u ? 0x200u : 0u))};
-  if (x >= 0x477ff000u) return {static_cast<uint16_t>(sign | 0x7c00u)};  // >= 65520 rounds to inf
-  if (x < 0x38800000u) {  // below the smallest normal: round |f| * 2^24 to an integer, ties to even
-    return {static_cast<uint16_t>(sign | static_cast<uint16_t>(std::nearbyint(bits_float(x) * 16777216.0f)))};
-  }
-  x += 0xfffu + ((x >> 13) & 1u);  // round to nearest even at bit 13
-  return {static_cast<uint16_t>(sign | ((x - 0x38000000u) >> 13))};
+  const uint32_t x = float_bits(f) & 0x7fffffffu;
+  const uint32_t sign = (float_bits(f) >> 16) & 0x8000u;
+  const uint32_t normal = (x + 0xfffu + ((x >> 13) & 1u) - 0x38000000u) >> 13;  // round to nearest even at bit 13
+  // below the smallest normal: |f| + 0.5 rounds |f| to a multiple of 2^-24 (0.5's ulp), ties to even
+  const uint32_t subnormal = float_bits(bits_float(x) + 0.5f) - 0x3f000000u;
+  uint32_t h = x < 0x38800000u ? subnormal : normal;
+  h = x >= 0x477ff000u ? 0x7c00u : h;  // >= 65520 rounds to inf
+  h = x > 0x7f800000u ? 0x7e00u : h;   // NaN: quiet, no payload
+  return {static_cast<uint16_t>(sign | h)};
 }
 
 inline float to_float(bfloat16 b) { return bits_float(static_cast<uint32_t>(b.bits) << 16); }
@@ -96,10 +97,11 @@ inline void store(Bits *p, Bits v) {
 // f16/bf16 gives exactly the f64 value rounded to nearest even: f32 keeps more than 2p + 2 bits of
 // those p-bit types, and the sticky bit stops a second rounding from landing on a false tie.
 inline float to_float_round_to_odd(double d) {
-  float f = static_cast<float>(d);
-  if (static_cast<double>(f) == d || d != d) return f;
-  if (std::fabs(static_cast<double>(f)) > std::fabs(d)) f = std::nextafter(f, 0.0f);
-  return bits_float(float_bits(f) | 1u);
+  const float nearest = static_cast<float>(d);
+  const double back = static_cast<double>(nearest);
+  // One step toward zero where rounding went away from it (|f| is monotonic in f's bits without the sign).
+  const uint32_t truncated = float_bits(nearest) - (std::fabs(back) > std::fabs(d) ? 1u : 0u);
+  return bits_float(truncated | (back != d && d == d ? 1u : 0u));
 }
 inline float half_source(float v) { return v; }
 inline float half_source(double v) { return to_float_round_to_odd(v); }
