@@ -152,11 +152,16 @@ void ColumnSums::reset(int64_t width) {
   rows_ = 0;
 }
 
-OPRT_CPU_CLONES void ColumnSums::add_row(const double *row) {
+template <class T>
+OPRT_CPU_CLONES void ColumnSums::add_row(const T *row) {
   double *lane = lanes_.data() + rows_ % kSumLanes * max_width_;
-  for (int64_t j = 0; j < width_; ++j) lane[j] += row[j];
+  for (int64_t j = 0; j < width_; ++j) lane[j] += static_cast<double>(load(row + j));
   if (++rows_ % kSumChunk == 0) end_chunk();
 }
+template void ColumnSums::add_row(const float16 *);
+template void ColumnSums::add_row(const bfloat16 *);
+template void ColumnSums::add_row(const float *);
+template void ColumnSums::add_row(const double *);
 
 void ColumnSums::end_chunk() {
   for (int64_t j = 0; j < width_; ++j) chunks_[j].add(combine_lanes(lanes_.data() + j, max_width_));

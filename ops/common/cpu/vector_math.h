@@ -113,8 +113,9 @@ class ColumnSums {
   explicit ColumnSums(int64_t max_width);
   // Starts a tile of `width` <= max_width columns.
   void reset(int64_t width);
-  // `width` values: element i of each column for the i-th call.
-  void add_row(const double *row);
+  // `width` values: element i of each column for the i-th call (widened to f64 as they are added).
+  template <class T>
+  void add_row(const T *row);
   // After the last row: the sum of each column.
   void finish(double *sums);
 

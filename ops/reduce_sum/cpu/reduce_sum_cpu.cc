@@ -116,17 +116,14 @@ void sum_columns(const Shape &s, T *y, const T *x) {
   std::vector<cpu::ColumnSums> columns(static_cast<size_t>(cpu::threads_for(items, s.length * tile)),
                                        cpu::ColumnSums(tile));
   cpu::parallel_for(items, s.length * tile, [&](int64_t begin, int64_t end, int thread) {
-    double row[kTileColumns], sums[kTileColumns];
+    double sums[kTileColumns];
     cpu::ColumnSums &tile_sums = columns[thread];
     for (int64_t item = begin; item < end; ++item) {
       const int64_t first = item % tiles * tile, n = std::min(tile, width - first);
       const T *x_tile = x + Walk<1>(kept_rows, item / tiles)[0] + first;
       tile_sums.reset(n);
       Walk<1> element(reduced, 0);
-      for (int64_t i = 0; i < s.length; ++i, element.next()) {
-        cpu::gather(x_tile + element[0], 1, n, row);
-        tile_sums.add_row(row);
-      }
+      for (int64_t i = 0; i < s.length; ++i, element.next()) tile_sums.add_row(x_tile + element[0]);
       tile_sums.finish(sums);
       Walk<1> out(s.y, item / tiles * width + first);
       for (int64_t j = 0; j < n; ++j, out.next()) cpu::store(y + out[0], sums[j]);
