@@ -92,6 +92,8 @@ def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
         if path.endswith(".tags.txt"):
             _log("tag evidence (%s):\n%s" % (path, pathlib.Path(path).read_text().rstrip()))
     _log("%s in %.0f s" % (wheels[0].name, time.time() - start))
+    if os.path.exists("PKG-INFO"):  # an unpacked sdist (python -m build: a temporary directory)
+        _bazel(["clean", "--expunge"])  # its Bazel server and output base would outlive the directory
     return wheels[0].name
 
 
