@@ -184,7 +184,7 @@ def to_numpy(result) -> np.ndarray:
 def _span(obj) -> np.ndarray:
     """Every element from obj's first to its last, gaps included, as a flat host copy."""
     if isinstance(obj, oprt.Tensor):
-        n = _span_elements(obj.shape, obj.strides)
+        n = _span_elements(obj.shape, obj.element_strides)
         flat = oprt.Tensor(obj._buffer, obj._offset, (n,), (1,), obj.dtype)
         return flat.numpy().copy()
     a = np.asarray(obj)
@@ -201,7 +201,7 @@ def _span_elements(shape, strides) -> int:
 def _element_mask(obj) -> np.ndarray:
     """Boolean mask over _span(obj): True at the positions that are elements of obj."""
     if isinstance(obj, oprt.Tensor):
-        shape, strides = obj.shape, obj.strides
+        shape, strides = obj.shape, obj.element_strides
     else:
         a = np.asarray(obj)
         shape, strides = a.shape, tuple(s // a.itemsize for s in a.strides)
