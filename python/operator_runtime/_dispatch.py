@@ -136,7 +136,9 @@ def placement(views, names) -> int:
     are an InvalidArgumentError naming the parameters, device memory without a GPU backend in this library
     a BackendUnavailableError."""
     found = None
-    for k, v in enumerate(views):
+    order = list(range(1, len(views))) + [0]  # inputs first, then out: "a is ... but b is ..."
+    for k in order:
+        v = views[k]
         if v.placement is None or v.placement == found:
             continue
         if v.placement == NO_DEVICE_BACKEND:
@@ -144,7 +146,7 @@ def placement(views, names) -> int:
                 "%s is %s, but this library has no GPU backend (compiled: %s); build it with "
                 "--config=nvidia" % (names[k], describe(v), ", ".join(_backend.compiled_backends())))
         if found is not None:
-            first = next(j for j, w in enumerate(views) if w.placement == found)
+            first = next(j for j in order if views[j].placement == found)
             raise InvalidArgumentError(
                 "%s is %s (backend %s) but %s is %s (backend %s): put them on one device, or choose the backend "
                 "with backend= / `with oprt.backend(...)`" % (
