@@ -196,12 +196,12 @@ def backend_keyword(backend):  # backend= wins over the context (cpu here, whate
     return call, [out]
 
 
-def backend_keyword_wrong(backend):  # backend= naming a backend the tensors are not on
-    x, out = on(backend, data((4, 5)), np.zeros((4, 5), np.float32))
+def backend_keyword_wrong(backend):  # after hits, backend= naming a backend the tensors are not on
+    x, out, out2 = on(backend, data((4, 5)), np.zeros((4, 5), np.float32), np.zeros((4, 5), np.float32))
     other = "cpu" if backend != "cpu" else next((b for b in oprt.available_backends() if b != "cpu"), None)
     if other is None:
         pytest.skip("needs two available backends")
-    return lambda: [oprt.relu(x, out=out), oprt.relu(x, out=out, backend=other)], [out]
+    return lambda: [oprt.relu(x, out=out), oprt.relu(x, out=out), oprt.relu(x, out=out2, backend=other)], [out2]
 
 
 def torch_placement(backend):  # torch tensors outside any with-block: torch's device decides
