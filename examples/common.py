@@ -40,7 +40,9 @@ def to_numpy(tensor) -> np.ndarray:
         return tensor
     if isinstance(tensor, oprt.Tensor):
         return tensor.numpy()
-    return tensor.cpu().numpy()  # torch
+    if hasattr(tensor, "cpu"):
+        return tensor.cpu().numpy()  # torch
+    return np.asarray(tensor)  # a numpy scalar (a reduction of a numpy array to one value)
 
 
 def check(what: str, got, want: np.ndarray, rtol: float = 1e-5, atol: float = 1e-6) -> None:

@@ -159,12 +159,63 @@ def torch_with_oprt_tensor(backend):
     return lambda: [oprt.vector_add(x, x, out=out) for _ in range(2)], [out]
 
 
+def without_choice(call):
+    """call() with no explicit backend in the context: the tensors' placement decides."""
+    def run():
+        token = _backends._current.set(None)
+        try:
+            return call()
+        finally:
+            _backends._current.reset(token)
+    return run
+
+
+def placement_hits(backend):  # no `with oprt.backend(...)`: keyed on where x and out live
+    x, out = on(backend, data((4, 5)), np.zeros((4, 5), np.float32))
+    return without_choice(lambda: [oprt.relu(x, negative_slope=0.1, out=out) for _ in range(3)]), [out]
+
+
+def placement_mixed(backend):  # an oprt.Tensor with a numpy operand: mixed placements on a device backend
+    a, out = on(backend, data((3, 4)), np.zeros((3, 4), np.float32))
+    return without_choice(lambda: [oprt.vector_add(a, data((3, 4), seed=1), out=out) for _ in range(2)]), [out]
+
+
+def placement_faked(backend):  # after hits, a tensor that says it lives elsewhere: mixed, from C and Python alike
+    x, out, out2, other = on(backend, data((4, 5)), np.zeros((4, 5), np.float32), np.zeros((4, 5), np.float32),
+                             data((4, 5), seed=1))
+    other.backend_id = 2 if other.backend_id != 2 else 1
+    return without_choice(lambda: [oprt.relu(x, out=out), oprt.relu(x, out=out), oprt.relu(other, out=out2)]), [out2]
+
+
+def backend_keyword(backend):  # backend= wins over the context (cpu here, whatever the tensors)
+    x, out = on(backend, data((4, 5)), np.zeros((4, 5), np.float32))
+
+    def call():
+        with oprt.backend("cpu"):
+            return [oprt.relu(x, out=out, backend=backend) for _ in range(3)]
+    return call, [out]
+
+
+def backend_keyword_wrong(backend):  # after hits, backend= naming a backend the tensors are not on
+    x, out, out2 = on(backend, data((4, 5)), np.zeros((4, 5), np.float32), np.zeros((4, 5), np.float32))
+    other = "cpu" if backend != "cpu" else next((b for b in oprt.available_backends() if b != "cpu"), None)
+    if other is None:
+        pytest.skip("needs two available backends")
+    return lambda: [oprt.relu(x, out=out), oprt.relu(x, out=out), oprt.relu(x, out=out2, backend=other)], [out2]
+
+
+def torch_placement(backend):  # torch tensors outside any with-block: torch's device decides
+    x, out = torch_on(backend, data((4, 5)), np.zeros((4, 5), np.float32))
+    return without_choice(lambda: [oprt.relu(x, negative_slope=0.1, out=out) for _ in range(3)]), [out]
+
+
 SCENARIOS = [relu_hits, shape_change, strided, mixed_with_numpy, bad_dtype, bad_shape, wrong_backend, reduce_sum,
-             explicit_stream, torch_hits, torch_parameter, torch_bad_dtype, torch_with_oprt_tensor]
+             explicit_stream, torch_hits, torch_parameter, torch_bad_dtype, torch_with_oprt_tensor, placement_hits,
+             placement_mixed, placement_faked, backend_keyword, backend_keyword_wrong, torch_placement]
 
 
-def python_path(self, out, inputs, attrs=(), stream=None, impl=None):
-    return self._call_python(out, inputs, attrs, stream, impl)
+def python_path(self, out, inputs, attrs=(), stream=None, impl=None, backend=None):
+    return self._call_python(out, inputs, attrs, stream, impl, backend)
 
 
 def outcome(monkeypatch, scenario, backend, pure_python):

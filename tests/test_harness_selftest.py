@@ -3,6 +3,8 @@ testing.check_case (on the CPU, as numpy functions) and must fail it, while corr
 Also pins assert_close's rules (NaN positions, exact infinities, dtype tolerances)."""
 
 import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -252,7 +254,8 @@ def test_tensor_round_trip_keeps_layout(dtype, shape):
     values = testing.random_values(shape, dtype, RNG)
     for name, x in testing.layouts(values):
         t = oprt.Tensor.from_numpy(x)
-        assert t.shape == x.shape and t.strides == tuple(s // x.itemsize for s in x.strides), name
+        assert t.shape == x.shape and t.strides == x.strides, name  # bytes, as numpy's
+        assert t.element_strides == tuple(s // x.itemsize for s in x.strides), name
         back = t.numpy()
         assert back.shape == x.shape and back.dtype == x.dtype, name
         np.testing.assert_array_equal(testing._bits(back), testing._bits(x.copy(order="C")))
@@ -296,6 +299,33 @@ def test_reduction_tolerance_scales():
     r2, a2 = testing.tolerance("float32", reduce_len=1 << 20, magnitude=np.array([10.0, 1000.0]))
     assert r2 > r1 and a2[1] > a2[0] > a1
     assert testing.tolerance("float16", 1024)[0] < 2 * testing.TOLERANCES["float16"].rtol  # still ~1 f16 ulp
+
+
+def test_bazel_test_filter_selects_like_pytest_k(tmp_path):
+    # `bazel test --test_filter=EXPR` reaches the test as TESTBRIDGE_TEST_ONLY; testing.main passes it to -k.
+    script = tmp_path / "test_sample.py"
+    script.write_text("from operator_runtime import testing\n"
+                      "def test_alpha(): pass\n"
+                      "def test_beta(): assert False\n"
+                      "if __name__ == '__main__':\n"
+                      "    raise SystemExit(testing.main(__file__))\n")
+
+    def run(only):
+        env = {k: v for k, v in os.environ.items() if k not in ("XML_OUTPUT_FILE", "TESTBRIDGE_TEST_ONLY")}
+        env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
+        if only is not None:
+            env["TESTBRIDGE_TEST_ONLY"] = only
+        r = subprocess.run([sys.executable, str(script)], env=env, capture_output=True, text=True, cwd=tmp_path)
+        return r.returncode, r.stdout
+
+    code, out = run("alpha")
+    assert code == 0 and "1 passed, 1 deselected" in out, out
+    code, out = run("not alpha")
+    assert code == 1 and "1 failed, 1 deselected" in out, out
+    code, out = run(None)
+    assert code == 1 and "1 failed, 1 passed" in out, out
+    code, out = run("gamma")  # selects nothing in this target: not a failure (bazel test //... --test_filter)
+    assert code == 0 and "2 deselected" in out, out
 
 
 if __name__ == "__main__":

@@ -8,6 +8,8 @@ It declares, for operator NAME:
   :cases           py_library  cases.py, shared by the tests, run_ops and the benchmark
   :test_NAME       py_test on the CPU backend; :test_NAME_nvidia (tag gpu), :test_NAME_metax (tag metax)
 so `bazel test //ops/NAME/...` and `bazel query 'tests(//ops/NAME/...)'` cover exactly this operator.
+Sizes: the CPU test is `test_size` (small: 60 s, each takes 12-25 s on 2 cores, so a plain `bazel test` prints
+no "size is too big" warning); the device tests `device_test_size` (they add the device-only big cases).
 """
 
 load("@rules_cc//cc:defs.bzl", "cc_library")
@@ -18,7 +20,7 @@ load("//tools:maca.bzl", "maca_library")
 def _only_with(setting):
     return select({setting: [], "//conditions:default": ["@platforms//:incompatible"]})
 
-def oprt_operator(name, srcs, hdrs, deps = [], cuda_deps = [], test_srcs = None, test_size = "medium"):
+def oprt_operator(name, srcs, hdrs, deps = [], cuda_deps = [], test_srcs = None, test_size = "small", device_test_size = "medium"):
     native.package(default_visibility = ["//visibility:private"])
     cuda_srcs = native.glob(["nvidia/*.cu"])
     maca_srcs = native.glob(["metax/*.maca"])
@@ -62,10 +64,10 @@ def oprt_operator(name, srcs, hdrs, deps = [], cuda_deps = [], test_srcs = None,
         visibility = ["//visibility:public"],
     )
     test_srcs = test_srcs or ["test_%s.py" % name]
-    for backend, tags in [("cpu", []), ("nvidia", ["gpu"]), ("metax", ["metax"])]:
+    for backend, tags, size in [("cpu", [], test_size), ("nvidia", ["gpu"], device_test_size), ("metax", ["metax"], device_test_size)]:
         py_test(
             name = "test_%s" % name + ("" if backend == "cpu" else "_" + backend),
-            size = test_size,
+            size = size,
             srcs = test_srcs,
             main = test_srcs[0],
             deps = [":cases", "//python:operator_runtime"],

@@ -1,6 +1,8 @@
 """copy: every case of cases.CASES x dtype x backend, plus bit-exact special values, broadcasting into
 out=, aliasing rules and every error path (exact exception type, output left untouched)."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -65,7 +67,8 @@ def test_dtype_mismatch(backend, dtype):
     x = testing.random_values((4, 5), dtype, RNG)
     out = testing.make_output((4, 5), other)
     e = testing.check_error(cases.op, [x], backend, oprt.BadDtypeError, out=out)
-    assert "y" in e.detail and "x" in e.detail
+    # The message names the Python parameters (out, x), not the C library's (y, x).
+    assert re.search(r"\bout\b", e.detail) and re.search(r"\bx\b", e.detail) and not re.search(r"\by\b", e.detail)
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -110,9 +113,10 @@ def test_output_same_memory_other_layout(backend):
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_negative_strides(backend):
     x = testing.random_values((4, 5), "float32", RNG)
-    if testing.is_device(backend):
-        with pytest.raises(oprt.BadStridesError):
-            testing.to_backend(x[::-1], backend)  # oprt.Tensor.from_numpy refuses them
+    if testing.is_device(backend):  # oprt.Tensor.from_numpy copies them into a layout the backend takes
+        t = testing.to_backend(x[::-1], backend)
+        assert min(t.strides) > 0
+        np.testing.assert_array_equal(testing.to_numpy(oprt.copy(t)), x[::-1])
     else:  # numpy arrays with negative strides are staged through aligned copies, as numpy computes them
         np.testing.assert_array_equal(oprt.copy(x[:, ::-1]), x[:, ::-1])
         out = testing.make_output((4, 5), "float32")

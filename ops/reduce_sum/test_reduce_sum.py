@@ -2,6 +2,8 @@
 keepdims, empty reduced axes, layouts, strided out=), special values, determinism, and every error
 path (exact exception type, output left untouched)."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -127,7 +129,7 @@ def test_output_shape_mismatch(backend, dtype, axis, keepdims, out_shape):
     x = testing.random_values((3, 4, 5), dtype, RNG)
     e = testing.check_error(cases.op, [x], backend, oprt.BadShapeError, out=testing.make_output(out_shape, dtype),
                             attrs={"axis": axis, "keepdims": keepdims})
-    assert "y" in e.detail
+    assert re.search(r"\bout has shape\b", e.detail) and not re.search(r"\by\b", e.detail)  # Python's names
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

@@ -1,8 +1,9 @@
 """operator_runtime: Python API over the C runtime (libcamp_ops.so) through ctypes.
 
     import operator_runtime as oprt
-    oprt.available_backends(); oprt.set_backend("nvidia"); with oprt.backend("cpu"): ...
-    y = oprt.softmax(x, axis=-1)      # numpy in/out on "cpu"; oprt.Tensor / torch / cupy on a GPU backend
+    y = oprt.softmax(x, axis=-1)      # runs where x lives: numpy on "cpu", torch / cupy CUDA tensors on the GPU
+    oprt.relu(x, backend="cpu")       # or where you say: per call, or for a context with oprt.backend("cpu")
+    oprt.available_backends()         # ['cpu', 'nvidia'] on a GPU build with a GPU
 """
 
 from ._backends import available_backends, backend, compiled_backends, device_name, get_backend, set_backend, synchronize

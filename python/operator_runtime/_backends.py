@@ -1,8 +1,18 @@
-"""Choosing the backend: context-local (per thread, per asyncio task), default "cpu".
+"""Choosing the backend: by where the tensors live, unless the call or the context says otherwise.
 
-The C library keeps one active backend per thread (like CUDA's current device). Python's choice lives
-in a ContextVar, and sync() points the calling thread's C backend at it right before every C call
-that depends on it, so two threads (or tasks) on different backends never see each other's choice.
+Which backend runs a call (the first that applies):
+  1. the call's `backend=` keyword;
+  2. the context's explicit choice: `with oprt.backend(name)` / `oprt.set_backend(name)` (per thread, per
+     asyncio task; `set_backend(None)` clears it);
+  3. the placement of its tensors: numpy / torch CPU tensors -> cpu; torch / cupy CUDA tensors and other
+     device memory -> the library's GPU backend; oprt.Tensor -> the backend it was allocated on. Python
+     scalars and lists have no placement (they follow the others); tensors of two placements are an
+     InvalidArgumentError;
+  4. nothing placed (scalars only): the default, cpu.
+
+The C library keeps one active backend per thread (like CUDA's current device). The Python layer points
+the calling thread's C backend at the call's backend right before each C call that depends on it (and
+back afterwards), so two threads (or tasks) on different backends never see each other's choice.
 """
 
 from __future__ import annotations
@@ -15,15 +25,24 @@ from ._lib import check, lib
 
 BACKENDS = {"cpu": 0, "nvidia": 1, "metax": 2}
 NAMES = {v: k for k, v in BACKENDS.items()}
+CPU = BACKENDS["cpu"]
 
-_current = contextvars.ContextVar("operator_runtime.backend", default=BACKENDS["cpu"])
-current = _current.get  # the context's backend id (also the descriptor caches' key; _fastcall calls it)
+# The context's explicit choice (a backend id), or None: calls then follow their tensors' placement.
+_current = contextvars.ContextVar("operator_runtime.backend", default=None)
+explicit = _current.get  # _fastcall calls it on every call: keep it a plain ContextVar.get
 
 
-def backend_id(name: str) -> int:
+def current() -> int:
+    """The context's backend id: its explicit choice, else cpu (what placement-less calls and new
+    allocations use)."""
+    i = _current.get()
+    return CPU if i is None else i
+
+
+def backend_id(name) -> int:
     try:
         return BACKENDS[name]
-    except KeyError:
+    except (KeyError, TypeError):
         from .errors import InvalidArgumentError
 
         raise InvalidArgumentError("unknown backend %r; known: %s" % (name, ", ".join(BACKENDS))) from None
@@ -39,9 +58,22 @@ def available_backends() -> list[str]:
     return [name for name, i in BACKENDS.items() if lib.oprt_backend_available(i)]
 
 
-def sync() -> int:
-    """Makes the calling thread's C backend the context's one; returns its id."""
-    i = _current.get()
+_device_backend = [False, None]  # (looked up, id)
+
+
+def device_backend() -> int | None:
+    """The id of the library's GPU backend (a build has at most one: nvidia or metax), which owns CUDA-like
+    device memory (torch / cupy CUDA tensors, DLPack device tensors); None in a CPU-only build."""
+    if not _device_backend[0]:
+        compiled = [i for name, i in BACKENDS.items() if i != CPU and lib.oprt_backend_compiled(i)]
+        _device_backend[:] = [True, compiled[0] if compiled else None]
+    return _device_backend[1]
+
+
+def sync(i: int | None = None) -> int:
+    """Makes the calling thread's C backend `i` (default: the context's); returns it."""
+    if i is None:
+        i = current()
     if lib.oprt_get_backend() != i:
         check(lib.oprt_set_backend(i))
     return i
@@ -62,24 +94,46 @@ def call_on(i: int, fn, *args) -> int:
         lib.oprt_set_backend(previous)
 
 
+@contextlib.contextmanager
+def on(i: int):
+    """The thread's C backend is `i` inside (BackendUnavailableError if it cannot be), as before after."""
+    previous = lib.oprt_get_backend()
+    if previous == i:
+        yield
+        return
+    check(lib.oprt_set_backend(i))
+    try:
+        yield
+    finally:
+        lib.oprt_set_backend(previous)
+
+
 def _select(name: str) -> int:
     i = backend_id(name)
     check(lib.oprt_set_backend(i))  # BackendUnavailableError (not compiled, no device) from the library
     return i
 
 
-def set_backend(name: str) -> None:
-    """Selects the backend for the current context (thread / task); others keep theirs."""
-    _current.set(_select(name))
+def set_backend(name: str | None) -> None:
+    """Selects the backend of the current context (thread / task; others keep theirs): every call in it
+    runs there whatever its tensors' placement (a tensor of another placement is an error). None clears
+    the choice: calls follow their tensors again."""
+    if name is None:
+        _current.set(None)
+        sync()
+    else:
+        _current.set(_select(name))
 
 
 def get_backend() -> str:
-    return NAMES[_current.get()]
+    """The context's backend: its explicit choice, else "cpu" (calls with tensors follow the tensors)."""
+    return NAMES[current()]
 
 
 @contextlib.contextmanager
 def backend(name: str):
-    """with oprt.backend("nvidia"): ... — this context's backend inside, the previous one on exit."""
+    """with oprt.backend("nvidia"): ... — every call inside runs on that backend (explicit choice), the
+    previous choice on exit."""
     token = _current.set(_select(name))
     try:
         yield
@@ -88,14 +142,33 @@ def backend(name: str):
         sync()  # C callers of this thread (lib.* directly) see the restored backend too
 
 
-def device_name() -> str:
+def resolve(name: str | None) -> int | None:
+    """The id of a `backend=` argument (None stays None), checked to be usable here."""
+    if name is None:
+        return None
+    i = backend_id(name)
+    if not lib.oprt_backend_available(i):
+        check(call_on(i, lambda: 0))  # the library's BackendUnavailableError with its reason
+    return i
+
+
+def device_name(backend: str | None = None) -> str:
+    """The name of the device behind `backend` (default: the context's backend)."""
     buffer = ctypes.create_string_buffer(256)
-    sync()
-    check(lib.oprt_device_name(buffer, len(buffer)))
+    with on(current() if backend is None else backend_id(backend)):
+        check(lib.oprt_device_name(buffer, len(buffer)))
     return buffer.value.decode()
 
 
-def synchronize() -> None:
-    """Waits for all work on the active backend's device."""
-    sync()
-    check(lib.oprt_device_synchronize())
+def synchronize(backend: str | None = None) -> None:
+    """Waits for all work on `backend`'s device; without one, on the context's explicit backend, else on
+    every available backend (calls may have followed their tensors to any of them)."""
+    if backend is not None:
+        ids = [backend_id(backend)]
+    elif _current.get() is not None:
+        ids = [_current.get()]
+    else:
+        ids = [BACKENDS[name] for name in available_backends()]
+    for i in ids:
+        with on(i):
+            check(lib.oprt_device_synchronize())

@@ -1,4 +1,7 @@
-"""The one call path every Python op uses: views -> cached descriptor -> workspace -> execute.
+"""The one call path every Python op uses: views -> backend -> cached descriptor -> workspace -> execute.
+
+The backend of a call (_backends' docstring has the rule): the call's backend=, else the context's
+explicit choice, else where its tensors live (mixed placements are an InvalidArgumentError), else cpu.
 
 Descriptors are cached per (backend, layouts, attributes), so a repeated call with the same shapes,
 strides and dtypes costs one dict lookup and one C call. A cache entry holds a _Descriptor that
@@ -20,13 +23,17 @@ import collections
 import ctypes
 import operator
 import os
+import re
 import sys
 import threading
 
+import numpy as np
+
 from . import _backends as _backend
+from . import errors
 from ._lib import Layout, check, declare_operator, lib
-from .errors import InvalidArgumentError
-from .tensor import Tensor, View, check_placement, output_view, torch_dtype_codes, view_of
+from .errors import BackendUnavailableError, InvalidArgumentError
+from .tensor import NO_DEVICE_BACKEND, Tensor, View, check_placement, describe, output_view, torch_dtype_codes, view_of
 
 _CACHE_SIZE = 512
 
@@ -89,7 +96,7 @@ def _load_fastcall():
         from . import _fastcall
     except ImportError:  # not built (a source checkout outside Bazel) or a Python older than 3.10
         return None
-    _fastcall.configure(_backend.current, Tensor, check)
+    _fastcall.configure(_backend.explicit, Tensor, check)
     return _fastcall
 
 
@@ -109,7 +116,8 @@ def _fastcall_use_torch() -> None:
 
     _fastcall_lacks_torch = False
     raw_stream = getattr(torch._C, "_cuda_getCurrentRawStream", None)  # absent from CPU-only builds
-    _fastcall.use_torch((torch.Tensor, torch.nn.Parameter), torch_dtype_codes(), raw_stream)
+    _fastcall.use_torch((torch.Tensor, torch.nn.Parameter), torch_dtype_codes(), raw_stream,
+                        _backend.device_backend())  # the backend of torch's CUDA tensors
 
 
 def _stream_for(views) -> int | None:
@@ -123,34 +131,78 @@ def _stream_for(views) -> int | None:
     return None
 
 
+def placement(views, names) -> int:
+    """The backend the call's tensors live on (cpu when none has a place: scalars only); mixed placements
+    are an InvalidArgumentError naming the parameters, device memory without a GPU backend in this library
+    a BackendUnavailableError."""
+    found = None
+    order = list(range(1, len(views))) + [0]  # inputs first, then out: "a is ... but b is ..."
+    for k in order:
+        v = views[k]
+        if v.placement is None or v.placement == found:
+            continue
+        if v.placement == NO_DEVICE_BACKEND:
+            raise BackendUnavailableError(
+                "%s is %s, but this library has no GPU backend (compiled: %s); build it with "
+                "--config=nvidia" % (names[k], describe(v), ", ".join(_backend.compiled_backends())))
+        if found is not None:
+            first = next(j for j in order if views[j].placement == found)
+            raise InvalidArgumentError(
+                "%s is %s (backend %s) but %s is %s (backend %s): put them on one device, or choose the backend "
+                "with backend= / `with oprt.backend(...)`" % (
+                    names[first], describe(views[first]), _backend.NAMES[found], names[k], describe(v),
+                    _backend.NAMES[v.placement]))
+        found = v.placement
+    return _backend.CPU if found is None else found
+
+
 class Operator:
-    def __init__(self, name: str, attr_types: list, num_inputs: int):
+    """One C operator: its descriptor cache, its fast path, and the Python call path.
+
+    names: the Python parameter names of (output, inputs...), used in error messages; c_names: the names
+    the C library's messages use for them (they are rewritten to the Python ones)."""
+
+    def __init__(self, name: str, attr_types: list, num_inputs: int, names=None, c_names=None):
         self.name = name
         self._attr_types = attr_types
+        self._names = tuple(names or ("out",) + (("x",) if num_inputs == 1 else tuple("abcdefgh"[:num_inputs])))
+        c_names = tuple(c_names or self._names)
+        self._renames = {c: py for c, py in zip(c_names, self._names) if c != py}
+        self._rename = (re.compile(r"\b(%s)\b" % "|".join(map(re.escape, self._renames)))
+                        if self._renames else None)
         self._create, self._workspace, self._execute, self._destroy = declare_operator(name, attr_types, num_inputs)
         self._descriptors = collections.OrderedDict()
         self._insert_lock = threading.Lock()  # insertion + eviction; lookups need none
         self._fast = None
         if _fastcall is not None and num_inputs <= _fastcall.MAX_INPUTS:  # more inputs: the Python path only
             execute_address = ctypes.cast(self._execute, ctypes.c_void_p).value
-            self._fast = _fastcall.FastOperator(execute_address, num_inputs, self._descriptors)
+            self._fast = _fastcall.FastOperator(execute_address, num_inputs, self._descriptors, self._check)
+
+    def _check(self, status: int) -> None:
+        """check(), with the C library's tensor names in the message replaced by the Python parameters'."""
+        if status:
+            detail = lib.oprt_last_error().decode("utf-8", "replace")
+            if self._rename is not None:
+                detail = self._rename.sub(lambda m: self._renames[m.group(1)], detail)
+            raise errors.error_for(status, detail)
 
     def _descriptor(self, key, views, attrs, impl=None):
-        check_placement(views, _backend.get_backend())
+        backend_id = key[0]
+        check_placement(views, _backend.NAMES[backend_id], self._names)
         desc = ctypes.c_void_p()
         layouts = [make_layout(v) for v in views]
-        _backend.sync()  # created on the context's backend, which the key names
-        if impl is None:
-            check(self._create(ctypes.byref(desc), *[ctypes.byref(l) for l in layouts], *attrs))
-        else:  # the thread's C kernel variant, for this one creation
-            check(lib.oprt_set_kernel_variant(impl.encode()))
-            try:
-                check(self._create(ctypes.byref(desc), *[ctypes.byref(l) for l in layouts], *attrs))
-            finally:
-                lib.oprt_set_kernel_variant(None)
+        with _backend.on(backend_id):  # created on the call's backend, which the key names
+            if impl is None:
+                self._check(self._create(ctypes.byref(desc), *[ctypes.byref(l) for l in layouts], *attrs))
+            else:  # the thread's C kernel variant, for this one creation
+                check(lib.oprt_set_kernel_variant(impl.encode()))
+                try:
+                    self._check(self._create(ctypes.byref(desc), *[ctypes.byref(l) for l in layouts], *attrs))
+                finally:
+                    lib.oprt_set_kernel_variant(None)
         owner = _Descriptor(desc.value, self._destroy)
         size = ctypes.c_size_t()
-        check(self._workspace(owner.handle, ctypes.byref(size)))
+        self._check(self._workspace(owner.handle, ctypes.byref(size)))
         # (handle, workspace bytes, owner): _fastcall reads the first two. A racing miss on the same key
         # replaces the entry; the replaced owner goes with the last call using it.
         entry = (owner.handle, size.value, owner)
@@ -160,22 +212,27 @@ class Operator:
                 self._descriptors.popitem(last=False)  # destroyed once no running call holds it
         return entry
 
-    def __call__(self, out, inputs, attrs=(), stream=None, impl=None):
+    def __call__(self, out, inputs, attrs=(), stream=None, impl=None, backend=None):
         """Runs the op writing `out` (any supported tensor object) from `inputs`; returns `out`. `impl`
-        names a kernel variant ("cute"); None is the backend's default kernel."""
-        if impl is None and self._fast is not None and self._fast.run(out, inputs, attrs, stream):
+        names a kernel variant ("cute"); None is the backend's default kernel. `backend` is a backend id
+        chosen for this call (None: the context's choice, else the tensors' placement)."""
+        if impl is None and self._fast is not None and self._fast.run(out, inputs, attrs, stream, backend):
             return out
-        return self._call_python(out, inputs, attrs, stream, impl)
+        return self._call_python(out, inputs, attrs, stream, impl, backend)
 
-    def _call_python(self, out, inputs, attrs, stream, impl=None):
+    def _call_python(self, out, inputs, attrs, stream, impl=None, backend=None):
         if _fastcall_lacks_torch and "torch" in sys.modules:
             _fastcall_use_torch()
         if impl == "default":
             impl = None
         out_view, write_back = output_view(out)
         views = [out_view] + [view_of(x) for x in inputs]
+        if backend is None:
+            backend = _backend.explicit()
+            if backend is None:
+                backend = placement(views, self._names)
         # A variant's descriptors get keys the fast path (which only runs default kernels) never builds.
-        key = cache_key(_backend.current(), attrs if impl is None else ("impl", impl, attrs), views)
+        key = cache_key(backend, attrs if impl is None else ("impl", impl, attrs), views)
         entry = self._descriptors.get(key)  # held until the call returns: keeps the descriptor alive
         if entry is None:
             entry = self._descriptor(key, views, attrs, impl)
@@ -184,15 +241,23 @@ class Operator:
             stream = _stream_for(views)
         pointers = [v.ptr for v in views]
         if ws_bytes:
-            _backend.sync()  # the descriptor's backend (the key's)
-            workspace = ctypes.c_void_p()
-            check(lib.oprt_malloc_async(ctypes.byref(workspace), ws_bytes, stream))
-            try:
-                check(self._execute(desc, workspace, ws_bytes, *pointers, stream))
-            finally:
-                check(lib.oprt_free_async(workspace, stream))
+            with _backend.on(backend):  # the descriptor's backend (the key's)
+                workspace = ctypes.c_void_p()
+                check(lib.oprt_malloc_async(ctypes.byref(workspace), ws_bytes, stream))
+                try:
+                    self._check(self._execute(desc, workspace, ws_bytes, *pointers, stream))
+                finally:
+                    check(lib.oprt_free_async(workspace, stream))
         else:
-            check(self._execute(desc, None, 0, *pointers, stream))
+            self._check(self._execute(desc, None, 0, *pointers, stream))
         if write_back is not None:  # a numpy out the C API could not take, computed into a copy
             write_back[...] = out_view.obj
         return out
+
+
+def numpy_result(out, given):
+    """What an op returns: `out`, except that a 0-d numpy array it allocated itself becomes a numpy scalar,
+    as numpy's reductions and ufuncs return (np.float32(...), not array(...))."""
+    if given is None and type(out) is np.ndarray and out.ndim == 0:
+        return out[()]
+    return out

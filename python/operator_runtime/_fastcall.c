@@ -1,10 +1,12 @@
 /* operator_runtime._fastcall: Operator.__call__'s cache-hit path in C, for oprt.Tensor and torch tensors.
  *
- * FastOperator.run(out, inputs, attrs, stream) reads each tensor's layout, finds the descriptor under the
- * key _dispatch.cache_key would build, runs the op's execute entry point and returns True. Anything
- * else (another tensor type, a cache miss, a descriptor that needs a workspace, an unusual argument)
- * returns False before anything ran, and the Python path runs the call: both paths give the same
- * results and the same errors.
+ * FastOperator.run(out, inputs, attrs, stream[, backend]) reads each tensor's layout and placement, picks
+ * the call's backend as _dispatch does (the backend argument, else the context's explicit choice, else
+ * where the tensors live: an oprt.Tensor's backend_id, cpu for torch CPU tensors, the GPU backend for torch
+ * CUDA ones), finds the descriptor under the key _dispatch.cache_key would build, runs the op's execute
+ * entry point and returns True. Anything else (another tensor type, mixed placements, a cache miss, a
+ * descriptor that needs a workspace, an unusual argument) returns False before anything ran, and the
+ * Python path runs the call: both paths give the same results and the same errors.
  *
  * The GIL is released while the op executes: the cache entry this call holds owns the descriptor
  * (_dispatch._Descriptor), so another thread evicting it cannot destroy it under the call.
@@ -22,15 +24,17 @@ typedef int (*Execute2)(void *, void *, size_t, void *, void *, void *, void *);
 
 /* Set by configure() and use_torch(), kept for the interpreter's life. torch_* stay NULL until a torch
  * tensor has been through the Python path (we never import torch ourselves). */
-static PyObject *current_backend; /* _backends.current: the context's backend id */
+static PyObject *explicit_backend; /* _backends.explicit: the context's explicit backend id, or None */
 static PyObject *tensor_type, *check;
 static PyObject *torch_types, *torch_codes, *torch_raw_stream;
-static PyObject *str_dtype_code, *str_dtype, *str_shape, *str_strides, *str_stride, *str_device, *str_is_cuda,
-    *str_data_ptr, *str_get_device;
+static long torch_cuda_backend = -1; /* the backend id of torch's CUDA tensors; -1: no GPU backend */
+static PyObject *str_dtype_code, *str_dtype, *str_shape, *str_element_strides, *str_stride, *str_device,
+    *str_is_cuda, *str_data_ptr, *str_get_device, *str_backend_id;
 
 typedef struct {
     PyObject *key[KEY_FIELDS]; /* this tensor's part of the cache key, as tensor.view_of reads it */
     void *ptr;
+    long placement; /* the id of the backend whose memory it is (View.placement) */
     int torch_cuda;
 } TensorView;
 
@@ -53,12 +57,18 @@ static int view_of(PyObject *x, TensorView *v)
 {
     PyObject *address = NULL;
     v->torch_cuda = 0;
+    v->placement = -1;
     if ((PyObject *)Py_TYPE(x) == tensor_type) {
         v->key[0] = PyObject_GetAttr(x, str_dtype_code);
         v->key[1] = PyObject_GetAttr(x, str_shape);
-        v->key[2] = PyObject_GetAttr(x, str_strides);
+        v->key[2] = PyObject_GetAttr(x, str_element_strides);
         v->key[3] = PyObject_GetAttr(x, str_device);
-        address = PyObject_GetAttr(x, str_data_ptr);
+        PyObject *backend_id = PyObject_GetAttr(x, str_backend_id);
+        if (backend_id) {
+            v->placement = PyLong_AsLong(backend_id);
+            Py_DECREF(backend_id);
+        }
+        address = backend_id ? PyObject_GetAttr(x, str_data_ptr) : NULL;
     } else if (is_torch_tensor(x)) {
         PyObject *dtype = PyObject_GetAttr(x, str_dtype), *size = PyObject_GetAttr(x, str_shape);
         v->key[0] = dtype ? PyDict_GetItemWithError(torch_codes, dtype) : NULL;
@@ -70,12 +80,13 @@ static int view_of(PyObject *x, TensorView *v)
         v->key[3] = PyObject_GetAttr(x, str_is_cuda);
         address = PyObject_CallMethodObjArgs(x, str_data_ptr, NULL);
         v->torch_cuda = v->key[3] == Py_True;
+        v->placement = v->torch_cuda ? torch_cuda_backend : 0;
     }
     if (address) {
         v->ptr = PyLong_AsVoidPtr(address);
         Py_DECREF(address);
     }
-    if (!address || PyErr_Occurred() || !v->key[0] || !v->key[1] || !v->key[2] || !v->key[3]) {
+    if (!address || PyErr_Occurred() || !v->key[0] || !v->key[1] || !v->key[2] || !v->key[3] || v->placement < 0) {
         release(v);
         return -1;
     }
@@ -108,6 +119,7 @@ typedef struct {
     void *execute;
     int num_inputs;
     PyObject *descriptors; /* the Operator's cache: key -> (descriptor, workspace bytes, owner) */
+    PyObject *check;       /* raises the typed error of a status (the Operator's: its parameter names); or NULL */
     /* The last hit: a repeated call compares its key fields in place instead of building and hashing a
      * key. Its entry may have left the cache since; it still owns a live descriptor. */
     PyObject *last_key, *last_entry;
@@ -115,13 +127,13 @@ typedef struct {
 
 static int FastOperator_init(FastOperator *self, PyObject *args, PyObject *kwargs)
 {
-    PyObject *execute, *descriptors;
-    if (!current_backend) {
+    PyObject *execute, *descriptors, *check_fn = NULL;
+    if (!explicit_backend) {
         PyErr_SetString(PyExc_RuntimeError, "call operator_runtime._fastcall.configure() first");
         return -1;
     }
-    if (!PyArg_ParseTuple(args, "O!iO!:FastOperator", &PyLong_Type, &execute, &self->num_inputs, &PyDict_Type,
-                          &descriptors))
+    if (!PyArg_ParseTuple(args, "O!iO!|O:FastOperator", &PyLong_Type, &execute, &self->num_inputs, &PyDict_Type,
+                          &descriptors, &check_fn))
         return -1;
     if (self->num_inputs < 1 || self->num_inputs > MAX_INPUTS) {
         PyErr_Format(PyExc_ValueError, "FastOperator takes 1 to %d inputs, not %d", MAX_INPUTS, self->num_inputs);
@@ -133,6 +145,12 @@ static int FastOperator_init(FastOperator *self, PyObject *args, PyObject *kwarg
     Py_INCREF(descriptors);
     Py_XDECREF(self->descriptors);
     self->descriptors = descriptors;
+    if (check_fn && check_fn != Py_None) {
+        PyObject *old = self->check;
+        Py_INCREF(check_fn);
+        self->check = check_fn;
+        Py_XDECREF(old);
+    }
     return 0;
 }
 
@@ -142,6 +160,7 @@ static void FastOperator_dealloc(FastOperator *self)
     Py_CLEAR(self->last_key);
     Py_CLEAR(self->last_entry);
     Py_XDECREF(self->descriptors);
+    Py_XDECREF(self->check);
     ((freefunc)PyType_GetSlot(type, Py_tp_free))(self);
     Py_DECREF(type);
 }
@@ -229,7 +248,7 @@ static int execute(FastOperator *self, PyObject *entry, TensorView *views, void 
                  : ((Execute2)self->execute)(desc, NULL, 0, views[0].ptr, views[1].ptr, views[2].ptr, stream);
     Py_END_ALLOW_THREADS
     if (status) {
-        Py_XDECREF(PyObject_CallFunction(check, "i", status)); /* raises the typed error */
+        Py_XDECREF(PyObject_CallFunction(self->check ? self->check : check, "i", status)); /* raises the typed error */
         return -1;
     }
     return 1;
@@ -237,11 +256,12 @@ static int execute(FastOperator *self, PyObject *entry, TensorView *views, void 
 
 static PyObject *FastOperator_run(FastOperator *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 4) {
-        PyErr_SetString(PyExc_TypeError, "run(out, inputs, attrs, stream)");
+    if (nargs != 4 && nargs != 5) {
+        PyErr_SetString(PyExc_TypeError, "run(out, inputs, attrs, stream[, backend])");
         return NULL;
     }
     PyObject *out = args[0], *inputs = args[1], *attrs = args[2], *stream = args[3];
+    PyObject *chosen = nargs == 5 ? args[4] : Py_None; /* the call's backend= (an id), or None */
     if (!self->descriptors || !PyList_Check(inputs) || PyList_Size(inputs) != self->num_inputs)
         Py_RETURN_FALSE;
     TensorView views[1 + MAX_INPUTS] = {{{NULL}}};
@@ -259,7 +279,19 @@ static PyObject *FastOperator_run(FastOperator *self, PyObject *const *args, Py_
     }
     if (stream_for(stream, torch_cuda, &stream_ptr) < 0)
         goto done;
-    backend = PyObject_CallNoArgs(current_backend);
+    if (chosen != Py_None) {
+        if (!PyLong_Check(chosen))
+            goto done;
+        backend = chosen;
+        Py_INCREF(backend);
+    } else if ((backend = PyObject_CallNoArgs(explicit_backend)) == Py_None) {
+        /* No explicit choice: where the tensors live, all in one place (else the Python path raises). */
+        Py_CLEAR(backend);
+        for (int k = 1; k <= self->num_inputs; k++)
+            if (views[k].placement != views[0].placement)
+                goto done;
+        backend = PyLong_FromLong(views[0].placement);
+    }
     entry = backend ? lookup(self, backend, attrs, views) : NULL;
     if (entry)
         result = execute(self, entry, views, stream_ptr);
@@ -281,7 +313,7 @@ static PyMethodDef FastOperator_methods[] = {
 };
 
 static PyType_Slot FastOperator_slots[] = {
-    {Py_tp_doc, "FastOperator(execute address, number of inputs, descriptor cache dict)"},
+    {Py_tp_doc, "FastOperator(execute address, number of inputs, descriptor cache dict[, check(status)])"},
     {Py_tp_new, PyType_GenericNew},
     {Py_tp_init, FastOperator_init},
     {Py_tp_dealloc, FastOperator_dealloc},
@@ -306,7 +338,7 @@ static PyObject *configure(PyObject *module, PyObject *args)
     PyObject *current, *tensor, *check_fn;
     if (!PyArg_ParseTuple(args, "OOO:configure", &current, &tensor, &check_fn))
         return NULL;
-    keep(&current_backend, current);
+    keep(&explicit_backend, current);
     keep(&tensor_type, tensor);
     keep(&check, check_fn);
     Py_RETURN_NONE;
@@ -314,8 +346,12 @@ static PyObject *configure(PyObject *module, PyObject *args)
 
 static PyObject *use_torch(PyObject *module, PyObject *args)
 {
-    PyObject *types, *codes, *raw_stream;
-    if (!PyArg_ParseTuple(args, "O!O!O:use_torch", &PyTuple_Type, &types, &PyDict_Type, &codes, &raw_stream))
+    PyObject *types, *codes, *raw_stream, *cuda_backend = Py_None;
+    if (!PyArg_ParseTuple(args, "O!O!O|O:use_torch", &PyTuple_Type, &types, &PyDict_Type, &codes, &raw_stream,
+                          &cuda_backend))
+        return NULL;
+    torch_cuda_backend = cuda_backend == Py_None ? -1 : PyLong_AsLong(cuda_backend);
+    if (PyErr_Occurred())
         return NULL;
     keep(&torch_types, types);
     keep(&torch_codes, codes);
@@ -325,9 +361,10 @@ static PyObject *use_torch(PyObject *module, PyObject *args)
 
 static PyMethodDef module_methods[] = {
     {"configure", configure, METH_VARARGS,
-     "configure(_backends.current (the context's backend id), oprt.Tensor, check(status))"},
+     "configure(_backends.explicit (the context's explicit backend id or None), oprt.Tensor, check(status))"},
     {"use_torch", use_torch, METH_VARARGS,
-     "use_torch((torch tensor types), {torch dtype: code}, torch._C._cuda_getCurrentRawStream)"},
+     "use_torch((torch tensor types), {torch dtype: code}, torch._C._cuda_getCurrentRawStream, "
+     "backend id of CUDA tensors or None)"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -337,10 +374,10 @@ static struct PyModuleDef module_def = {
 
 PyMODINIT_FUNC PyInit__fastcall(void)
 {
-    PyObject **names[] = {&str_dtype_code, &str_dtype, &str_shape, &str_strides, &str_stride,
-                          &str_device, &str_is_cuda, &str_data_ptr, &str_get_device};
-    const char *texts[] = {"dtype_code", "dtype", "shape", "strides", "stride",
-                           "device", "is_cuda", "data_ptr", "get_device"};
+    PyObject **names[] = {&str_dtype_code, &str_dtype, &str_shape, &str_element_strides, &str_stride,
+                          &str_device, &str_is_cuda, &str_data_ptr, &str_get_device, &str_backend_id};
+    const char *texts[] = {"dtype_code", "dtype", "shape", "element_strides", "stride",
+                           "device", "is_cuda", "data_ptr", "get_device", "backend_id"};
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
         if (!(*names[i] = PyUnicode_InternFromString(texts[i])))
             return NULL;

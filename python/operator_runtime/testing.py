@@ -184,7 +184,7 @@ def to_numpy(result) -> np.ndarray:
 def _span(obj) -> np.ndarray:
     """Every element from obj's first to its last, gaps included, as a flat host copy."""
     if isinstance(obj, oprt.Tensor):
-        n = _span_elements(obj.shape, obj.strides)
+        n = _span_elements(obj.shape, obj.element_strides)
         flat = oprt.Tensor(obj._buffer, obj._offset, (n,), (1,), obj.dtype)
         return flat.numpy().copy()
     a = np.asarray(obj)
@@ -201,7 +201,7 @@ def _span_elements(shape, strides) -> int:
 def _element_mask(obj) -> np.ndarray:
     """Boolean mask over _span(obj): True at the positions that are elements of obj."""
     if isinstance(obj, oprt.Tensor):
-        shape, strides = obj.shape, obj.strides
+        shape, strides = obj.shape, obj.element_strides
     else:
         a = np.asarray(obj)
         shape, strides = a.shape, tuple(s // a.itemsize for s in a.strides)
@@ -771,7 +771,8 @@ def bench_inputs(case: BenchCase, backend: str, rng=None) -> list:
 
 def main(path: str, args=()) -> int:
     """Runs pytest on one test file and returns its exit code; under `bazel test` it writes the JUnit
-    XML Bazel asks for, so every parametrization is counted. Usage at the end of test_<op>.py:
+    XML Bazel asks for, so every parametrization is counted, and `--test_filter=EXPR` selects tests as
+    pytest's `-k EXPR` does (names, substrings, `and` / `or` / `not`). Usage at the end of test_<op>.py:
         if __name__ == "__main__":
             raise SystemExit(testing.main(__file__))
     """
@@ -781,5 +782,11 @@ def main(path: str, args=()) -> int:
     xml = os.environ.get("XML_OUTPUT_FILE")
     if xml:
         argv.append("--junitxml=" + xml)
+    only = os.environ.get("TESTBRIDGE_TEST_ONLY")  # bazel test --test_filter=EXPR: pytest's -k EXPR
+    if only:
+        argv += ["-k", only]
     argv += list(args) + sys.argv[1:]
-    return int(pytest.main(argv))
+    code = int(pytest.main(argv))
+    if only and code == int(pytest.ExitCode.NO_TESTS_COLLECTED):
+        return 0  # a filter that selects nothing here (bazel test //... --test_filter=...): nothing failed
+    return code
