@@ -117,7 +117,17 @@ for d in fresh:
     destroy(d)
 
 # 6. std::bad_alloc escaping the C API: a CPU reduce_sum whose temporaries cannot be allocated (one sum of
-#    2^52 broadcast elements needs 2^40 chunk partials, 8 TiB) must return a status, not abort.
+#    2^52 broadcast elements needs 2^40 chunk partials, 8 TiB) must return a status, not abort. The address
+#    space is capped for this call, so the allocation fails on any machine (with overcommit always on, an
+#    8 TiB vector would otherwise be granted and then touched).
+import resource  # noqa: E402
+
+def address_space_bytes():
+    with open("/proc/self/status") as f:
+        return next(int(line.split()[1]) * 1024 for line in f if line.startswith("VmSize:"))
+
+saved_limit = resource.getrlimit(resource.RLIMIT_AS)
+resource.setrlimit(resource.RLIMIT_AS, (address_space_bytes() + (16 << 30), saved_limit[1]))
 rs_create, _, rs_execute, rs_destroy = _lib.declare_operator(
     "reduce_sum", [ctypes.POINTER(ctypes.c_int32), ctypes.c_int32, ctypes.c_int32], 1)
 axes = (ctypes.c_int32 * 1)(0)
@@ -127,6 +137,7 @@ out_buf, one = np.full(1, 7.0, np.float32), np.ones(1, np.float32)
 status = rs_execute(d.value, None, 0, out_buf.ctypes.data, one.ctypes.data, None)
 detail = "execute: status %d: %s; output untouched: %s" % (status, lib.oprt_last_error().decode(), out_buf[0] == 7)
 rs_destroy(d.value)
+resource.setrlimit(resource.RLIMIT_AS, saved_limit)
 report(6, "reduce_sum of 2^52 broadcast elements on the CPU (8 TiB of partial sums): a status, not an abort",
        status == errors.Status.OUT_OF_MEMORY and out_buf[0] == 7, detail + " (the process is still running)")
 
