@@ -2,7 +2,13 @@
 
   bazel run //tools:run_ops -- --op all --mode all                 # CPU reference, the main job
   bazel run --config=nvidia //tools:run_ops -- --op softmax --backend nvidia --mode bench --json out.json
+  bazel run //tools:run_ops -- --op log_softmax,softmax --cases axis=0    # public op names; a case-name filter
   python tools/run_ops.py --backend nvidia --mode bench            # from a checkout with the wheel installed
+
+--op takes public op names (copy, vector_add, relu, reduce_sum, softmax, log_softmax; comma-separated) or
+'all'; softmax and log_softmax share ops/softmax/cases.py (the `log` attribute tells them apart). A
+backend that is not available here ends the run with one line and exit status 2. Under `bazel run`,
+relative paths (--json) are relative to the directory you ran it from. Long test runs print progress.
 
 Operators are found as ops/**/cases.py (NAME, op, reference, CASES, BENCH_CASES, bytes_moved,
 torch_reference). On a device, bench times are medians of CUDA-event timings with an L2 flush before
@@ -37,7 +43,10 @@ import operator_runtime as oprt  # noqa: E402
 from operator_runtime import benchmark, testing  # noqa: E402
 
 FLAGS = flags.FLAGS
-flags.DEFINE_string("op", "all", "operator name (NAME in its cases.py) or 'all'")
+flags.DEFINE_string("op", "all", "public op names, comma-separated (copy, vector_add, relu, reduce_sum, softmax, "
+                    "log_softmax), or 'all'")
+flags.DEFINE_string("cases", None, "only cases whose name contains this text, e.g. 'axis=0', '4096x4096', 'float16' "
+                    "(correctness, device and CPU benchmarks)")
 flags.DEFINE_enum("backend", "cpu", ["cpu", "nvidia", "metax"], "backend to run on")
 flags.DEFINE_enum("mode", "all", ["test", "bench", "all"], "test: correctness cases; bench: timings; all: both")
 flags.DEFINE_string("json", None, "write the benchmark results (with machine facts) to this JSON file")
@@ -60,24 +69,67 @@ def discover_ops() -> dict:
     return modules
 
 
-def run_tests(modules, backend):
-    print("\n== correctness on backend %s" % backend)
-    print("%-12s %8s %8s %8s" % ("op", "cases", "passed", "failed"))
+class Selected:
+    """One public op: its cases module and which of the module's cases are its own."""
+
+    def __init__(self, name, module):
+        self.name, self.module = name, module
+
+    def owns(self, case) -> bool:
+        """softmax and log_softmax share one cases module; `log` tells their cases apart."""
+        if self.module.NAME == "softmax" and dict(case.attrs).get("log", False) != (self.name == "log_softmax"):
+            return False
+        return FLAGS.cases is None or FLAGS.cases in case.id
+
+
+def select_ops(modules, spec):
+    """[Selected] for --op: public op names (comma-separated) or 'all'; UsageError for an unknown name."""
+    public = {}
+    for module_name, module in modules.items():
+        for name in (("softmax", "log_softmax") if module_name == "softmax" else (module_name,)):
+            public[name] = module
+    names = list(public) if spec == "all" else [n.strip() for n in spec.split(",") if n.strip()]
+    unknown = [n for n in names if n not in public]
+    if unknown or not names:
+        raise app.UsageError("unknown --op %s; known: %s, all" % (",".join(unknown) or repr(spec), ", ".join(public)))
+    return [Selected(n, public[n]) for n in names]
+
+
+def user_path(path) -> pathlib.Path:
+    """A path the user typed: under `bazel run` relative paths mean the directory they ran it from (the
+    process itself runs in the runfiles tree)."""
+    path = pathlib.Path(path).expanduser()
+    if not path.is_absolute() and os.environ.get("BUILD_WORKING_DIRECTORY"):
+        path = pathlib.Path(os.environ["BUILD_WORKING_DIRECTORY"]) / path
+    return path
+
+
+def progress(message):
+    print(message, file=sys.stderr, flush=True)
+
+
+def run_tests(selection, backend):
+    print("\n== correctness on backend %s" % backend, flush=True)
+    print("%-12s %8s %8s %8s" % ("op", "cases", "passed", "failed"), flush=True)
     total_failed = 0
-    for name, module in modules.items():
+    for sel in selection:
+        work = [(case, dtype) for case in sel.module.CASES if sel.owns(case)
+                if not (case.device_only and not testing.is_device(backend)) for dtype in case.dtypes]
         passed = failed = 0
-        for case in module.CASES:
-            if case.device_only and not testing.is_device(backend):
-                continue
-            for dtype in case.dtypes:
-                try:
-                    testing.run_case(module, case, dtype, backend)
-                    passed += 1
-                except Exception as error:  # noqa: BLE001 - every failure is reported, none stops the run
-                    failed += 1
-                    print("FAIL %s %s %s: %s" % (name, case.id, dtype, str(error).splitlines()[0][:300]))
+        started = last_report = time.time()
+        for k, (case, dtype) in enumerate(work):
+            try:
+                testing.run_case(sel.module, case, dtype, backend)
+                passed += 1
+            except Exception as error:  # noqa: BLE001 - every failure is reported, none stops the run
+                failed += 1
+                print("FAIL %s %s %s: %s" % (sel.name, case.id, dtype, str(error).splitlines()[0][:300]), flush=True)
+            if time.time() - last_report >= 10:  # progress on long runs
+                last_report = time.time()
+                progress("  ... %s: %d/%d cases, %d failed, %.0f s" % (sel.name, k + 1, len(work), failed,
+                                                                    last_report - started))
         total_failed += failed
-        print("%-12s %8d %8d %8d" % (name, passed + failed, passed, failed))
+        print("%-12s %8d %8d %8d" % (sel.name, passed + failed, passed, failed), flush=True)
     return total_failed
 
 
@@ -96,45 +148,58 @@ def _torch_inputs(torch, case):
     return [torch.randn(s, dtype=dtype, device="cuda") for s in case.shapes]
 
 
-def run_bench(modules, backend):
+def run_bench(selection, backend):
     """The device benchmark: BENCH_CASES of every op, ours and torch on the same tensors."""
     timer = benchmark.Timer(backend, repeats=FLAGS.repeats or 30)
     torch = timer.torch if FLAGS.torch else None
     peak = timer.copy_bandwidth_gbps()
     max_elements = FLAGS.max_bench_elements
-    print("\n== benchmark on backend %s (%s)" % (backend, oprt.device_name()))
+    work = [(sel, case) for sel in selection for case in getattr(sel.module, "BENCH_CASES", []) if sel.owns(case)]
+    print("\n== benchmark on backend %s (%s): %d cases" % (backend, oprt.device_name(), len(work)), flush=True)
     if peak:
         print("measured device-to-device copy bandwidth: %.0f GB/s" % peak)
-    header = "%-11s %-34s %11s %9s %7s %11s %8s" % ("op", "case", "ours (us)", "GB/s", "%peak", "torch (us)", "speedup")
-    print(header + "\n" + "-" * len(header))
+    header = "%-11s %-40s %11s %9s %7s %11s %8s" % ("op", "case", "ours (us)", "GB/s", "%peak", "torch (us)", "speedup")
+    print(header + "\n" + "-" * len(header), flush=True)
     results = []
-    for name, module in modules.items():
-        for case in getattr(module, "BENCH_CASES", []):
-            if max_elements:
-                case = _shrunk(case, max_elements)
-            kwargs = case.kwargs
-            inputs = _torch_inputs(torch, case) if torch is not None else testing.bench_inputs(case, backend)
-            nbytes = module.bytes_moved(case)
-            try:
-                ours_ms = timer.time_ms(lambda: module.op(*inputs, **kwargs))
-            except oprt.OprtError as error:
-                print("%-11s %-34s error: %s" % (name, case.id, error))
+    seen = set()
+    for sel, case in work:
+        name, module = sel.name, sel.module
+        original = case
+        if max_elements:
+            case = _shrunk(case, max_elements)
+            if case.id == original.id:
+                case = original
+            elif (name, case.id) in seen:  # shrunk onto a shape already measured: not a row of its own
+                print("%-11s %-40s skipped: --max_bench_elements shrinks it to %s, already run" % (
+                    name, original.id, case.id), flush=True)
                 continue
-            row = {"op": name, "case": case.id, "shapes": case.shapes, "dtype": case.dtype, "attrs": dict(case.attrs),
-                   "bytes": nbytes, "ours_us": ours_ms * 1e3, "ours_GBps": nbytes / (ours_ms * 1e-3) / 1e9}
-            if peak:
-                row["ours_pct_peak"] = 100.0 * row["ours_GBps"] / peak
-            if torch is not None and hasattr(module, "torch_reference"):
-                torch_ms = timer.time_ms(lambda: module.torch_reference(*inputs, **kwargs))
-                row.update(torch_us=torch_ms * 1e3, torch_GBps=nbytes / (torch_ms * 1e-3) / 1e9,
-                           speedup_vs_torch=torch_ms / ours_ms)
-            results.append(row)
-            print("%-11s %-34s %11.1f %9.1f %7s %11s %8s" % (
-                name, case.id, row["ours_us"], row["ours_GBps"],
-                "%.1f" % row["ours_pct_peak"] if "ours_pct_peak" in row else "-",
-                "%.1f" % row["torch_us"] if "torch_us" in row else "-",
-                "%.2fx" % row["speedup_vs_torch"] if "speedup_vs_torch" in row else "-"))
-            del inputs
+        seen.add((name, case.id))
+        kwargs = case.kwargs
+        inputs = _torch_inputs(torch, case) if torch is not None else testing.bench_inputs(case, backend)
+        nbytes = module.bytes_moved(case)
+        try:
+            ours_ms = timer.time_ms(lambda: module.op(*inputs, **kwargs))
+        except oprt.OprtError as error:
+            print("%-11s %-40s error: %s" % (name, case.id, error), flush=True)
+            continue
+        row = {"op": name, "case": case.id, "shapes": case.shapes, "dtype": case.dtype, "attrs": dict(case.attrs),
+               "bytes": nbytes, "ours_us": ours_ms * 1e3, "ours_GBps": nbytes / (ours_ms * 1e-3) / 1e9}
+        if case is not original:
+            row["shrunk_from"] = original.id
+        if peak:
+            row["ours_pct_peak"] = 100.0 * row["ours_GBps"] / peak
+        if torch is not None and hasattr(module, "torch_reference"):
+            torch_ms = timer.time_ms(lambda: module.torch_reference(*inputs, **kwargs))
+            row.update(torch_us=torch_ms * 1e3, torch_GBps=nbytes / (torch_ms * 1e-3) / 1e9,
+                       speedup_vs_torch=torch_ms / ours_ms)
+        results.append(row)
+        print("%-11s %-40s %11.1f %9.1f %7s %11s %8s" % (
+            name, case.id + (" (from %s)" % original.id.split("-")[0] if case is not original else ""),
+            row["ours_us"], row["ours_GBps"],
+            "%.1f" % row["ours_pct_peak"] if "ours_pct_peak" in row else "-",
+            "%.1f" % row["torch_us"] if "torch_us" in row else "-",
+            "%.2fx" % row["speedup_vs_torch"] if "speedup_vs_torch" in row else "-"), flush=True)
+        del inputs
     overhead = _call_overhead(torch) if torch is not None else None
     return {"machine": benchmark.machine_info(backend), "python_call_overhead": overhead, "peak_copy_GBps": peak, "repeats": timer.repeats,
             "l2_flush_bytes": benchmark.L2_FLUSH_BYTES, "timing": "cuda events" if timer.torch else "wall clock",
@@ -159,6 +224,7 @@ def _elementwise_case(name, n):
             return {"copy": lambda: tout.copy_(tx), "vector_add": lambda: torch.add(tx, tb, out=tout),
                     "relu": lambda: torch.clamp_min(tx, 0, out=tout)}[name]
         return ours, numpy, torch_fn
+    build.shape = (n,)
     return build
 
 
@@ -172,6 +238,7 @@ def _sum_case(shape, axis):
             dims = tuple(range(len(shape))) if axis is None else axis
             return lambda: torch.sum(tx, dim=dims, out=tout)
         return (lambda: oprt.reduce_sum(x, axis=axis, out=out)), (lambda: np.sum(x, axis=axis, out=out)), torch_fn
+    build.shape = shape
     return build
 
 
@@ -197,6 +264,7 @@ def _softmax_case(shape, axis, transposed=False, log=False):
             tx = _torch_view(torch, x)
             return lambda: (torch.log_softmax if log else torch.softmax)(tx, dim=axis)  # no out= in torch
         return (lambda: op(x, axis=axis, out=out)), (lambda: _numpy_softmax(x, out, axis, log, scratch)), torch_fn
+    build.shape = tuple(reversed(shape)) if transposed else shape  # the shape of x as the op sees it
     return build
 
 
@@ -216,7 +284,7 @@ CPU_BENCH = [
     ("reduce_sum", "reduce_sum 16M", False, _sum_case((16 * M,), None)),
     ("reduce_sum", "column sum 4096x1024 axis 0", False, _sum_case((4096, 1024), 0)),
     ("softmax", "softmax 4096x4096", False, _softmax_case((4096, 4096), -1)),
-    ("softmax", "log_softmax 1024x4096", False, _softmax_case((1024, 4096), -1, log=True)),
+    ("log_softmax", "log_softmax 1024x4096", False, _softmax_case((1024, 4096), -1, log=True)),
     ("softmax", "softmax axis 0 of 4096x1024", False, _softmax_case((4096, 1024), 0)),
 ]
 CPU_BENCH_DTYPES = ("float32", "float16", "bfloat16")
@@ -304,7 +372,7 @@ def _geomean(values):
     return math.exp(sum(math.log(v) for v in values) / len(values)) if values else float("nan")
 
 
-def run_cpu_bench(modules):
+def run_cpu_bench(selection):
     repeats = max(FLAGS.repeats or 11, 7)
     torch = _torch_cpu() if FLAGS.torch else None
     threads = os.environ.get("OPRT_NUM_THREADS") or str(len(os.sched_getaffinity(0)))
@@ -312,21 +380,23 @@ def run_cpu_bench(modules):
           "OPRT_NUM_THREADS=%s, load %s"
           % (" and torch %s (%d threads)" % (torch.__version__, torch.get_num_threads()) if torch else "", repeats,
              threads, "/".join("%.2f" % v for v in os.getloadavg())))
-    header = "%-40s %-9s %10s %10s %12s %10s %12s" % ("case", "dtype", "numpy ms", "ours ms", "numpy/ours", "torch ms",
-                                                     "torch/ours")
-    print(header + "\n" + "-" * len(header))
+    header = "%-40s %-13s %-9s %10s %10s %12s %10s %12s" % ("case", "shape", "dtype", "numpy ms", "ours ms",
+                                                             "numpy/ours", "torch ms", "torch/ours")
+    print(header + "\n" + "-" * len(header), flush=True)
+    names = {sel.name for sel in selection}
     load_before = os.getloadavg()
     rng = np.random.default_rng(0)
     results = []
     for op_name, case, in_table, build in CPU_BENCH:
         wanted = FLAGS.cpu_cases is None or (in_table if FLAGS.cpu_cases == "table" else FLAGS.cpu_cases in case)
-        if op_name not in modules or not wanted:
+        if op_name not in names or not wanted or (FLAGS.cases is not None and FLAGS.cases not in case):
             continue
+        shape = "x".join(str(n) for n in build.shape)
         for dtype in CPU_BENCH_DTYPES:
             try:
                 np_dtype = testing.np_dtype(dtype)
             except ImportError as error:  # bfloat16 without ml_dtypes
-                print("%-40s %-9s skipped: %s" % (case, dtype, error))
+                print("%-40s %-13s %-9s skipped: %s" % (case, shape, dtype, error), flush=True)
                 continue
             ours, numpy, torch_fn = build(np_dtype, rng)
             fns = [numpy, ours] + ([torch_fn(torch)] if torch is not None else [])
@@ -338,7 +408,8 @@ def run_cpu_bench(modules):
                 if tries[-1][2] is None or tries[-1][2] < 0.1:
                     break
             medians, calls, others = min(tries, key=lambda t: t[2] or 0.0)  # the quietest try
-            row = {"op": op_name, "case": case, "dtype": dtype, "in_issue_table": in_table, "calls": calls,
+            row = {"op": op_name, "case": case, "shape": list(build.shape), "dtype": dtype, "in_issue_table": in_table,
+                   "calls": calls,
                    "numpy_ms": medians[0], "ours_ms": medians[1], "numpy_over_ours": medians[0] / medians[1],
                    "tries": len(tries)}
             if others is not None:
@@ -346,11 +417,11 @@ def run_cpu_bench(modules):
             if torch is not None:
                 row.update(torch_ms=medians[2], torch_over_ours=medians[2] / medians[1])
             results.append(row)
-            print("%-40s %-9s %10.3f %10.3f %12.2f %10s %12s%s" % (
-                case, dtype, row["numpy_ms"], row["ours_ms"], row["numpy_over_ours"],
+            print("%-40s %-13s %-9s %10.3f %10.3f %12.2f %10s %12s%s" % (
+                case, shape, dtype, row["numpy_ms"], row["ours_ms"], row["numpy_over_ours"],
                 "%.3f" % row["torch_ms"] if "torch_ms" in row else "-",
                 "%.2f" % row["torch_over_ours"] if "torch_over_ours" in row else "-",
-                "   (others used %.0f%% of the CPUs)" % (100.0 * others) if others is not None else ""))
+                "   (others used %.0f%% of the CPUs)" % (100.0 * others) if others is not None else ""), flush=True)
             del ours, numpy, torch_fn, fns
     summary = {
         "geomean_numpy_over_ours_issue_table": _geomean([r["numpy_over_ours"] for r in results if r["in_issue_table"]]),
@@ -410,21 +481,25 @@ def _call_overhead(torch, calls=20000):
 
 def main(argv):
     del argv
-    modules = discover_ops()
-    if FLAGS.op != "all":
-        if FLAGS.op not in modules:
-            raise app.UsageError("unknown --op %s; known: %s" % (FLAGS.op, ", ".join(modules)))
-        modules = {FLAGS.op: modules[FLAGS.op]}
+    selection = select_ops(discover_ops(), FLAGS.op)
+    if FLAGS.backend not in oprt.available_backends():  # one line, exit 2 (no traceback)
+        why = ("compiled in, but no device is usable here" if FLAGS.backend in oprt.compiled_backends() else
+               "not compiled into this library (build with --config=%s)" % FLAGS.backend)
+        print("run_ops: backend %s is not available: %s; available here: %s"
+              % (FLAGS.backend, why, ", ".join(oprt.available_backends())), file=sys.stderr)
+        return 2
     oprt.set_backend(FLAGS.backend)
+    json_path = user_path(FLAGS.json) if FLAGS.json else None
     start = time.time()
     failed = 0
     if FLAGS.mode in ("test", "all"):
-        failed = run_tests(modules, FLAGS.backend)
+        failed = run_tests(selection, FLAGS.backend)
     if FLAGS.mode in ("bench", "all"):
-        report = run_cpu_bench(modules) if FLAGS.backend == "cpu" else run_bench(modules, FLAGS.backend)
-        if FLAGS.json:
-            pathlib.Path(FLAGS.json).write_text(json.dumps(report, indent=1, default=str) + "\n")
-            print("wrote %s" % FLAGS.json)
+        report = run_cpu_bench(selection) if FLAGS.backend == "cpu" else run_bench(selection, FLAGS.backend)
+        if json_path:
+            json_path.parent.mkdir(parents=True, exist_ok=True)
+            json_path.write_text(json.dumps(report, indent=1, default=str) + "\n")
+            print("wrote %s" % json_path)
     print("\nrun_ops finished in %.1f s%s" % (time.time() - start, ", %d case(s) FAILED" % failed if failed else ""))
     return 1 if failed else 0
 

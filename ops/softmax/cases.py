@@ -118,7 +118,13 @@ CASES = (
 # benchmark must flush L2 (or rotate buffers) between iterations for it.
 BENCH_CASES = [BenchCase(shapes=(s,), dtype=d, attrs=(("axis", -1),))
                for s in ((4096, 4096), (8192, 8192), (32768, 1024), (128, 131072), (16, 262144))
-               for d in ("float16", "bfloat16", "float32")]
+               for d in ("float16", "bfloat16", "float32")] + [
+    # softmax along a non-last axis (a strided reduction) and log_softmax: `run_ops --op log_softmax`,
+    # `--cases axis=0` select them.
+    BenchCase(shapes=(s,), dtype=d, attrs=(("axis", 0),))
+    for s in ((4096, 4096), (1024, 32768)) for d in ("float16", "float32")] + [
+    BenchCase(shapes=(s,), dtype=d, attrs=(("axis", -1), ("log", True)))
+    for s in ((4096, 4096), (32768, 1024)) for d in ("float16", "float32")]
 
 
 def bytes_moved(case: BenchCase) -> int:
