@@ -14,6 +14,8 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.metadata
+import importlib.util
+import json
 import os
 import pathlib
 import platform
@@ -254,22 +256,49 @@ def finding_5(oprt):
         show("tools/run_ops.py", "not here (run from a checkout)")
         return
     env = dict(os.environ, PYTHONUNBUFFERED="1")
-    help_text = subprocess.run([sys.executable, str(run_ops), "--help"], capture_output=True, text=True, env=env)
-    if help_text.returncode:
-        show("run_ops --help", (help_text.stderr.strip().splitlines() or ["?"])[-1])
-        check(False, "tools/run_ops.py runs here (pip install 'operator_runtime[tools]' for absl-py)")
+
+    def tool(name, *args, cwd=None, **extra):
+        return subprocess.run([sys.executable, str(ROOT / "tools" / name), *args], capture_output=True, text=True,
+                              env=dict(env, **extra), cwd=cwd)
+
+    if importlib.util.find_spec("absl") is None:
+        check(False, "tools/run_ops.py needs absl-py: pip install 'operator_runtime[tools]'")
         return
-    ops = subprocess.run([sys.executable, str(run_ops), "--op", "log_softmax", "--mode", "test", "--backend", "cpu"],
-                         capture_output=True, text=True, env=env)
-    show("--op log_softmax --mode test", (ops.stdout.strip().splitlines() or ["(no output)"])[-1][:100])
-    check(ops.returncode == 0, "--op log_softmax is selectable")
+    r = tool("run_ops.py", "--op", "log_softmax", "--mode", "test", "--cases", "axis=0")
+    row = [l for l in r.stdout.splitlines() if l.startswith("log_softmax")]
+    show("--op log_softmax --mode test --cases axis=0", row[0] if row else r.stderr.strip()[-100:])
+    check(r.returncode == 0 and bool(row), "--op log_softmax is selectable; --cases selects non-last-axis cases")
     missing = [b for b in ("nvidia", "metax") if b not in oprt.available_backends()]
     if missing:
-        r = subprocess.run([sys.executable, str(run_ops), "--op", "copy", "--backend", missing[0], "--mode", "test"],
-                           capture_output=True, text=True, env=env)
+        r = tool("run_ops.py", "--op", "copy", "--backend", missing[0], "--mode", "test")
         lines = (r.stdout + r.stderr).strip().splitlines()
-        show("--backend %s (not available here)" % missing[0], " | ".join(lines)[:110])
+        show("--backend %s (not available here)" % missing[0], " | ".join(lines)[:120])
         check(r.returncode == 2 and len(lines) == 1 and "Traceback" not in r.stderr, "unavailable backend: one line, exit 2")
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as where:
+        runfiles = pathlib.Path(where) / "runfiles"
+        runfiles.mkdir()
+        r = tool("run_ops.py", "--op", "copy,vector_add", "--mode", "bench", "--cases", "4M", "--repeats", "7",
+                 "--json", "bench.json", cwd=runfiles, BUILD_WORKING_DIRECTORY=where)
+        path = pathlib.Path(where) / "bench.json"
+        check(r.returncode == 0 and path.exists() and not (runfiles / "bench.json").exists(),
+              "--json bench.json lands in BUILD_WORKING_DIRECTORY (where `bazel run` started), not in runfiles")
+        rows = json.loads(path.read_text())["results"] if path.exists() else []
+        for line in r.stdout.splitlines():
+            if line.startswith(("case ", "copy ", "vector_add ")):
+                print("    " + line[:112])
+        check(bool(rows) and all("shape" in x and x["numpy_ms"] > 0 for x in rows) and
+              len({(x["case"], x["dtype"]) for x in rows}) == len(rows),
+              "CPU rows: distinct real shapes, numpy in the same run (numpy/ours per row)")
+        r = tool("plot_bench.py", "bench.json", "bench.png", BUILD_WORKING_DIRECTORY=where)
+        show("plot_bench bench.json bench.png", (r.stdout + r.stderr).strip()[:120])
+        try:
+            import matplotlib  # noqa: F401
+            check(r.returncode == 0 and (pathlib.Path(where) / "bench.png").exists() and "panels" in r.stdout,
+                  "plot_bench: one panel per operator, labelled rows")
+        except ImportError:
+            check(r.returncode == 2, "plot_bench without matplotlib (optional: the plot extra): one line, exit 2")
 
 
 def finding_6(oprt):
@@ -318,6 +347,12 @@ def finding_7(run_bazel):
     for line in tail:
         show("./bazelw test //...", line.strip())
     check(r.returncode == 0 and not any("too big" in l for l in tail), "a plain run passes and warns of no oversized test")
+    if any("too big" in l for l in tail):  # which ones
+        r = subprocess.run(["./bazelw", "test", "//...", "--test_verbose_timeout_warnings"], cwd=ROOT,
+                           capture_output=True, text=True)
+        for line in (r.stdout + r.stderr).splitlines():
+            if "outside of range" in line:
+                print("    " + line.strip()[:160])
 
 
 def main():
