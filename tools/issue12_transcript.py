@@ -208,7 +208,8 @@ def finding_3(oprt):
     check(bool(tag) and tag.group(1).startswith("cp310-abi3-manylinux_2_"), "tag cp310-abi3-manylinux_2_N_<arch>")
     check(meta["Requires-Python"] == ">=3.10", "Requires-Python >=3.10 (the extension's stable ABI)")
     cuda = "nvidia" in oprt.compiled_backends()
-    check(("+cu" in dist.version) == cuda, "a CUDA build has a local version (+cu<major>): %s" % dist.version)
+    check(("+cu" in dist.version) == cuda, ("a CUDA build has a local version (+cu<major>): %s" if cuda else
+                                            "a CPU build has none (a CUDA build is <v>+cu<major>): %s") % dist.version)
     check(any(r.startswith("absl-py") and 'extra == "tools"' in r for r in dist.requires or []),
           "absl-py declared, as the tools extra (run_ops); numpy and ml-dtypes as dependencies")
     licenses = [f for f in dist.files or [] if f.name == "LICENSE"]
@@ -272,7 +273,7 @@ def finding_5(oprt):
     if missing:
         r = tool("run_ops.py", "--op", "copy", "--backend", missing[0], "--mode", "test")
         lines = (r.stdout + r.stderr).strip().splitlines()
-        show("--backend %s (not available here)" % missing[0], " | ".join(lines)[:120])
+        show("--backend %s (not available here)" % missing[0], " | ".join(lines)[:170])
         check(r.returncode == 2 and len(lines) == 1 and "Traceback" not in r.stderr, "unavailable backend: one line, exit 2")
     import tempfile
 
