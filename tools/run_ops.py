@@ -48,7 +48,9 @@ flags.DEFINE_string("op", "all", "public op names, comma-separated (copy, vector
 flags.DEFINE_string("cases", None, "only cases whose name contains this text, e.g. 'axis=0', '4096x4096', 'float16' "
                     "(correctness, device and CPU benchmarks)")
 flags.DEFINE_enum("backend", "cpu", ["cpu", "nvidia", "metax"], "backend to run on")
-flags.DEFINE_enum("mode", "all", ["test", "bench", "all"], "test: correctness cases; bench: timings; all: both")
+flags.DEFINE_enum("mode", "all", ["test", "bench", "all", "explain"],
+                  "test: correctness cases; bench: timings; all: both; explain: which kernels serve each benchmark "
+                  "shape (name, grid, block, shared memory; oprt.explain)")
 flags.DEFINE_string("json", None, "write the benchmark results (with machine facts) to this JSON file")
 flags.DEFINE_integer("repeats", None, "timed runs per benchmark, median reported (default: 30 on devices, 11 on cpu)")
 flags.DEFINE_integer("max_bench_elements", None, "shrink device benchmark shapes to at most this many elements")
@@ -146,6 +148,15 @@ def _shrunk(case, max_elements):
 def _torch_inputs(torch, case):
     dtype = getattr(torch, case.dtype)
     return [torch.randn(s, dtype=dtype, device="cuda") for s in case.shapes]
+
+
+def run_explain(selection, backend):
+    """For each benchmark shape: the kernels one call launches (oprt.explain), to find them in kernel.cuh."""
+    for sel in selection:
+        for case in getattr(sel.module, "BENCH_CASES", []):
+            if sel.owns(case):
+                explanation = oprt.explain(sel.module.op, *testing.bench_inputs(case, backend), **case.kwargs)
+                print("== %s %s\n%s" % (sel.name, case.id, explanation), flush=True)
 
 
 def run_bench(selection, backend):
@@ -492,6 +503,8 @@ def main(argv):
     json_path = user_path(FLAGS.json) if FLAGS.json else None
     start = time.time()
     failed = 0
+    if FLAGS.mode == "explain":
+        run_explain(selection, FLAGS.backend)
     if FLAGS.mode in ("test", "all"):
         failed = run_tests(selection, FLAGS.backend)
     if FLAGS.mode in ("bench", "all"):
