@@ -3,7 +3,6 @@
 // NULL is the default stream.
 #include <cstdint>
 #include <cstdio>
-#include <mutex>
 
 #include "ops/common/nvidia/runtime_api.h"
 #include "ops/runtime/backend.h"
@@ -38,35 +37,22 @@ oprt_status_t free_async(void *ptr, oprt_stream_t stream) {
 #else
 // One memory pool per device for stream-ordered allocations (workspaces). Our own pool, not the
 // device's default one, so keeping freed memory cached (release threshold: never) is our choice only.
-oprt_status_t device_pool(cudaMemPool_t *pool) {
-  constexpr int kMaxDevices = 64;
-  static cudaMemPool_t pools[kMaxDevices];
-  static std::once_flag once[kMaxDevices];
-  static cudaError_t errors[kMaxDevices];
-  int device = 0;
-  OPRT_RETURN_IF_ERROR(check(cudaGetDevice(&device), "querying the current device"));
-  if (device < 0 || device >= kMaxDevices) {
-    return fail(OPRT_STATUS_DEVICE_ERROR, "device id %d is beyond the %d devices this build supports", device,
-                kMaxDevices);
+cudaError_t create_pool(int device, cudaMemPool_t *pool) {
+  cudaMemPoolProps props = {};
+  props.allocType = cudaMemAllocationTypePinned;
+  props.location.type = cudaMemLocationTypeDevice;
+  props.location.id = device;
+  cudaError_t error = cudaMemPoolCreate(pool, &props);
+  if (error == cudaSuccess) {
+    uint64_t keep_all = UINT64_MAX;
+    error = cudaMemPoolSetAttribute(*pool, cudaMemPoolAttrReleaseThreshold, &keep_all);
   }
-  std::call_once(once[device], [device] {
-    cudaMemPoolProps props = {};
-    props.allocType = cudaMemAllocationTypePinned;
-    props.location.type = cudaMemLocationTypeDevice;
-    props.location.id = device;
-    errors[device] = cudaMemPoolCreate(&pools[device], &props);
-    if (errors[device] == cudaSuccess) {
-      uint64_t keep_all = UINT64_MAX;
-      errors[device] = cudaMemPoolSetAttribute(pools[device], cudaMemPoolAttrReleaseThreshold, &keep_all);
-    }
-  });
-  OPRT_RETURN_IF_ERROR(check(errors[device], "creating the device's memory pool"));
-  *pool = pools[device];
-  return OPRT_STATUS_SUCCESS;
+  return error;
 }
 oprt_status_t malloc_async(void **ptr, size_t bytes, oprt_stream_t stream) {
   cudaMemPool_t pool;
-  OPRT_RETURN_IF_ERROR(device_pool(&pool));
+  OPRT_RETURN_IF_ERROR(
+      (gpu::once_per_device<cudaMemPool_t, create_pool>(&pool, "creating the device's memory pool")));
   const oprt_status_t status =
       check(cudaMallocFromPoolAsync(ptr, bytes, pool, to_stream(stream)), "allocating stream-ordered device memory");
   if (status != OPRT_STATUS_SUCCESS) *ptr = nullptr;

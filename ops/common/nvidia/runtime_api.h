@@ -95,11 +95,12 @@ struct DeviceLimits {
   int max_shared_bytes_per_block;  // with the opt-in attribute (above the default 48 KiB)
 };
 
-// Limits of the current device. Cached per device id: a runtime query per launch would cost more
-// than the small kernels it sizes.
-inline oprt_status_t device_limits(DeviceLimits *limits) {
+// The current device's value of kQuery (an Error kQuery(int device, T *value)), queried once per device
+// id and cached: a runtime query per launch would cost more than the small kernels it sizes.
+template <class T, Error (*kQuery)(int, T *)>
+oprt_status_t once_per_device(T *value, const char *what) {
   constexpr int kMaxDevices = 64;
-  static DeviceLimits cache[kMaxDevices];
+  static T values[kMaxDevices];
   static std::once_flag once[kMaxDevices];
   static Error errors[kMaxDevices];
   int device = 0;
@@ -108,16 +109,25 @@ inline oprt_status_t device_limits(DeviceLimits *limits) {
     return fail(OPRT_STATUS_DEVICE_ERROR, "device id %d is beyond the %d devices this build supports", device,
                 kMaxDevices);
   }
-  std::call_once(once[device], [device] {
-    errors[device] = OPRT_GPU(DeviceGetAttribute)(&cache[device].sm_count, kAttrMultiProcessorCount, device);
-    if (errors[device] == OPRT_GPU(Success)) {
-      errors[device] = OPRT_GPU(DeviceGetAttribute)(&cache[device].max_shared_bytes_per_block,
-                                                    kAttrMaxSharedMemoryPerBlockOptin, device);
-    }
-  });
-  OPRT_RETURN_IF_ERROR(check(errors[device], "querying the device's SM count and shared memory"));
-  *limits = cache[device];
+  std::call_once(once[device], [device] { errors[device] = kQuery(device, &values[device]); });
+  OPRT_RETURN_IF_ERROR(check(errors[device], what));
+  *value = values[device];
   return OPRT_STATUS_SUCCESS;
+}
+
+inline Error query_device_limits(int device, DeviceLimits *limits) {
+  Error error = OPRT_GPU(DeviceGetAttribute)(&limits->sm_count, kAttrMultiProcessorCount, device);
+  if (error == OPRT_GPU(Success)) {
+    error = OPRT_GPU(DeviceGetAttribute)(&limits->max_shared_bytes_per_block, kAttrMaxSharedMemoryPerBlockOptin,
+                                         device);
+  }
+  return error;
+}
+
+// Limits of the current device.
+inline oprt_status_t device_limits(DeviceLimits *limits) {
+  return once_per_device<DeviceLimits, query_device_limits>(limits,
+                                                            "querying the device's SM count and shared memory");
 }
 
 // Blocks of `kKernel`, launched with kThreads threads and no dynamic shared memory, that the current
