@@ -36,7 +36,6 @@ oprt_status_t check_layout(const Layout *layout, const char *name) {
     return fail(OPRT_STATUS_BAD_SHAPE, "%s has ndim %d; supported 0..%d", name, layout->ndim, OPRT_MAX_NDIM);
   }
   int64_t count = 1, last = 0;  // element count; offset of the last element
-  bool empty = false;
   for (int32_t d = 0; d < layout->ndim; ++d) {
     const int64_t extent = layout->shape[d], stride = layout->strides[d];
     if (extent < 0) {
@@ -49,7 +48,6 @@ oprt_status_t check_layout(const Layout *layout, const char *name) {
     if (__builtin_mul_overflow(count, extent, &count)) {
       return fail(OPRT_STATUS_BAD_SHAPE, "%s has more than 2^63 elements", name);
     }
-    empty = empty || extent == 0;
     int64_t step;
     if (extent > 0 && (__builtin_mul_overflow(extent - 1, stride, &step) || __builtin_add_overflow(last, step, &last))) {
       return fail(OPRT_STATUS_BAD_STRIDES, "%s with shape %s and strides %s spans more than 2^63 elements", name,
@@ -58,7 +56,7 @@ oprt_status_t check_layout(const Layout *layout, const char *name) {
   }
   // Every byte offset the kernels compute must fit in int64 too.
   int64_t bytes;
-  if (!empty && __builtin_mul_overflow(last + 1, static_cast<int64_t>(oprt_dtype_size(layout->dtype)), &bytes)) {
+  if (count > 0 && __builtin_mul_overflow(last + 1, static_cast<int64_t>(oprt_dtype_size(layout->dtype)), &bytes)) {
     return fail(OPRT_STATUS_BAD_STRIDES, "%s with shape %s and strides %s spans more than 2^63 bytes", name,
                 shape_string(*layout).c_str(), strides_string(*layout).c_str());
   }
