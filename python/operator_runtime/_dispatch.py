@@ -20,6 +20,7 @@ the Python path.
 from __future__ import annotations
 
 import collections
+import contextlib
 import ctypes
 import operator
 import os
@@ -67,6 +68,19 @@ def axis_or_dim(axis, dim, default):
     if axis != default:
         raise TypeError("pass axis= or dim=, not both")
     return dim
+
+
+@contextlib.contextmanager
+def _kernel_variant(impl):
+    """The thread's C kernel variant is `impl` inside (None: the default kernel), the default after."""
+    if impl is None:
+        yield
+        return
+    check(lib.oprt_set_kernel_variant(impl.encode()))
+    try:
+        yield
+    finally:
+        lib.oprt_set_kernel_variant(None)
 
 
 class _Descriptor:
@@ -191,15 +205,9 @@ class Operator:
         check_placement(views, _backend.NAMES[backend_id], self._names)
         desc = ctypes.c_void_p()
         layouts = [make_layout(v) for v in views]
-        with _backend.on(backend_id):  # created on the call's backend, which the key names
-            if impl is None:
-                self._check(self._create(ctypes.byref(desc), *[ctypes.byref(l) for l in layouts], *attrs))
-            else:  # the thread's C kernel variant, for this one creation
-                check(lib.oprt_set_kernel_variant(impl.encode()))
-                try:
-                    self._check(self._create(ctypes.byref(desc), *[ctypes.byref(l) for l in layouts], *attrs))
-                finally:
-                    lib.oprt_set_kernel_variant(None)
+        # Created on the call's backend (which the key names) and, for impl=, that kernel variant.
+        with _backend.on(backend_id), _kernel_variant(impl):
+            self._check(self._create(ctypes.byref(desc), *[ctypes.byref(l) for l in layouts], *attrs))
         owner = _Descriptor(desc.value, self._destroy)
         size = ctypes.c_size_t()
         self._check(self._workspace(owner.handle, ctypes.byref(size)))
