@@ -3,6 +3,7 @@ configuration and the bytes the call moves, so a shape can be traced to a tier o
 
 from __future__ import annotations
 
+import math
 import re
 from typing import NamedTuple
 
@@ -10,7 +11,6 @@ from ._lib import lib
 from .tensor import view_of
 
 _LAUNCH = re.compile(r"(.+) grid=\((\d+),(\d+),(\d+)\) block=\((\d+),(\d+),(\d+)\) shared=(\d+)$")
-_ITEMSIZE = {0: 4, 1: 2, 2: 2, 3: 8}
 
 
 class Launch(NamedTuple):
@@ -44,14 +44,11 @@ def last_launches() -> list:
 
 
 def _nbytes(x) -> int:
-    try:
-        v = view_of(x)
-    except Exception:  # an attribute (axis, slope...), not a tensor
+    """Bytes of a tensor argument; 0 for an attribute (axis, slope, keepdims, impl, ...)."""
+    if x is None or isinstance(x, (bool, int, float, str, tuple, list)):
         return 0
-    count = 1
-    for n in v.shape:
-        count *= n
-    return count * _ITEMSIZE[v.dtype]
+    v = view_of(x)
+    return math.prod(v.shape) * lib.oprt_dtype_size(v.dtype)
 
 
 def explain(op, *args, **kwargs) -> Explanation:
