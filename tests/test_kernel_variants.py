@@ -2,6 +2,7 @@
 oprt_last_launches): the CuTe variants of copy and vector_add pass their ops' cases on device backends,
 and report the kernel that served each call; on the CPU the variants are refused by name."""
 
+import functools
 import types
 
 import numpy as np
@@ -25,7 +26,9 @@ def cute_module(cases):
     return module
 
 
+@functools.lru_cache(maxsize=None)
 def has_cute(backend):
+    """Whether this build has the CuTe variants on `backend` (asked once per backend)."""
     with oprt.backend(backend):
         try:
             oprt.copy(testing.to_backend(np.zeros(4, np.float32), backend), impl="cute")
