@@ -1,5 +1,5 @@
 // copy on the NVIDIA backend (and, through the shim, MetaX): the framework's raw-bits strided copy.
-#include "ops/common/nvidia/strided_copy.cuh"
+#include "ops/common/cuda_dialect/strided_copy.cuh"
 #include "ops/copy/copy.h"
 
 namespace oprt {

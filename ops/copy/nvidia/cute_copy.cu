@@ -1,8 +1,8 @@
 // copy's "cute" variant (oprt_set_kernel_variant("cute"), oprt.copy(..., impl="cute")): the CuTe tiled
-// copy of ops/common/nvidia/cute_elementwise.cuh on raw bits. Built when CUTLASS is available
+// copy of ops/common/cuda_dialect/cute_elementwise.cuh on raw bits. Built when CUTLASS is available
 // (--//tools:cute, third_party/cutlass).
 #if OPRT_HAVE_CUTE
-#include "ops/common/nvidia/cute_elementwise.cuh"
+#include "ops/common/cuda_dialect/cute_elementwise.cuh"
 #include "ops/copy/copy.h"
 
 namespace oprt {

@@ -22,10 +22,10 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "ops/common/nvidia/dtype.cuh"
-#include "ops/common/nvidia/reduce.cuh"
-#include "ops/common/nvidia/runtime_api.h"
-#include "ops/common/nvidia/strided_copy.cuh"
+#include "ops/common/cuda_dialect/dtype.cuh"
+#include "ops/common/cuda_dialect/reduce.cuh"
+#include "ops/common/cuda_dialect/runtime_api.h"
+#include "ops/common/cuda_dialect/strided_copy.cuh"
 #include "ops/reduce_sum/reduce_sum.h"
 
 namespace oprt::gpu {

@@ -1,8 +1,8 @@
-// vector_add's "cute" variant: the CuTe tiled kernel of ops/common/nvidia/cute_elementwise.cuh with the
+// vector_add's "cute" variant: the CuTe tiled kernel of ops/common/cuda_dialect/cute_elementwise.cuh with the
 // shared AddFunctor (broadcast and strided calls take the hand-written strided kernel). Built when
 // CUTLASS is available (--//tools:cute, third_party/cutlass).
 #if OPRT_HAVE_CUTE
-#include "ops/common/nvidia/cute_elementwise.cuh"
+#include "ops/common/cuda_dialect/cute_elementwise.cuh"
 #include "ops/vector_add/vector_add.h"
 
 namespace oprt {

@@ -3,7 +3,7 @@
 #ifndef OPS_VECTOR_ADD_NVIDIA_KERNEL_CUH_
 #define OPS_VECTOR_ADD_NVIDIA_KERNEL_CUH_
 
-#include "ops/common/nvidia/elementwise.cuh"
+#include "ops/common/cuda_dialect/elementwise.cuh"
 #include "ops/vector_add/vector_add.h"
 
 namespace oprt::gpu {

@@ -2,7 +2,7 @@
 #ifndef OPS_ELEMENTWISE_RELU_NVIDIA_KERNEL_CUH_
 #define OPS_ELEMENTWISE_RELU_NVIDIA_KERNEL_CUH_
 
-#include "ops/common/nvidia/elementwise.cuh"
+#include "ops/common/cuda_dialect/elementwise.cuh"
 #include "ops/elementwise/relu/relu.h"
 
 namespace oprt::gpu {

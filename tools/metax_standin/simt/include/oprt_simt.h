@@ -1,7 +1,7 @@
 // A CPU emulator of the SIMT model, for running device code on the host at either warp size
 // (test-only; never shipped). The warp size is MACA's, 64, when __MACACC__ is defined, else CUDA's, 32.
 //
-// It is enough for the kernels and helpers of ops/common/nvidia (and the ops' kernel.cuh files): each
+// It is enough for the kernels and helpers of ops/common/cuda_dialect (and the ops' kernel.cuh files): each
 // thread of a block is a fiber on the calling OS thread (switched by a few instructions of assembly on
 // x86-64, by ucontext elsewhere); blocks run one after another.
 // Warp-synchronous intrinsics (__shfl*_sync) and __syncthreads() are barriers that switch fibers, so

@@ -3,7 +3,7 @@
 // CI step points MACA_PATH at).
 //
 // It lets nvcc, playing mxcc (tools/metax_standin/mxcc), compile the MetaX paths of the shared kernel
-// sources: the mc* names ops/common/nvidia/runtime_api.h uses are declared with MACA's spelling and
+// sources: the mc* names ops/common/cuda_dialect/runtime_api.h uses are declared with MACA's spelling and
 // mapped onto the CUDA runtime. A name is here only where MetaX's own code spells it that way (SDK
 // samples such as helper_maca.h, MetaX's Triton backend driver, mcTLASS, the cu-bridge mapping), so a
 // misspelled or CUDA-only name in a MACA branch fails this compile. What it models on the device side:

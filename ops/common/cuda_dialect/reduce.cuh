@@ -2,16 +2,16 @@
 // helpers both use to size their launches.
 // Results are deterministic: a butterfly of shuffles leaves the same bits in every lane (the ops are
 // commutative), and a block combines its warps' results in warp order.
-#ifndef OPS_COMMON_NVIDIA_REDUCE_CUH_
-#define OPS_COMMON_NVIDIA_REDUCE_CUH_
+#ifndef OPS_COMMON_CUDA_DIALECT_REDUCE_CUH_
+#define OPS_COMMON_CUDA_DIALECT_REDUCE_CUH_
 
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
 
-#include "ops/common/nvidia/dtype.cuh"
-#include "ops/common/nvidia/runtime_api.h"
+#include "ops/common/cuda_dialect/dtype.cuh"
+#include "ops/common/cuda_dialect/runtime_api.h"
 
 namespace oprt::gpu {
 
@@ -217,4 +217,4 @@ inline char *aligned_workspace(void *workspace) {
 
 }  // namespace oprt::gpu
 
-#endif  // OPS_COMMON_NVIDIA_REDUCE_CUH_
+#endif  // OPS_COMMON_CUDA_DIALECT_REDUCE_CUH_

@@ -1,8 +1,8 @@
 // Device storage types of the oprt dtypes, their compute types and conversions, and the 128-bit
 // packs the kernels load and store.
 //   f32 -> float, f16 -> half, bf16 -> bfloat16: computed in float; f64 -> double: computed in double.
-#ifndef OPS_COMMON_NVIDIA_DTYPE_CUH_
-#define OPS_COMMON_NVIDIA_DTYPE_CUH_
+#ifndef OPS_COMMON_CUDA_DIALECT_DTYPE_CUH_
+#define OPS_COMMON_CUDA_DIALECT_DTYPE_CUH_
 
 #include <cstddef>
 #include <cstdint>
@@ -11,7 +11,7 @@
 
 #include "operator_runtime/api.h"
 #include "ops/common/host_device.h"
-#include "ops/common/nvidia/runtime_api.h"
+#include "ops/common/cuda_dialect/runtime_api.h"
 #include "ops/runtime/status.h"
 
 namespace oprt::gpu {
@@ -87,4 +87,4 @@ inline bool is_aligned(const void *pointer, size_t bytes) { return reinterpret_c
 
 }  // namespace oprt::gpu
 
-#endif  // OPS_COMMON_NVIDIA_DTYPE_CUH_
+#endif  // OPS_COMMON_CUDA_DIALECT_DTYPE_CUH_

@@ -8,12 +8,12 @@
 //     tensor tells each thread the index of each element it holds, and only those below n move.
 // Non-contiguous plans (strides, broadcast) and pointers not 16-byte aligned stay on the hand-written
 // kernels; oprt_last_launches() says which one ran.
-#ifndef OPS_COMMON_NVIDIA_CUTE_ELEMENTWISE_CUH_
-#define OPS_COMMON_NVIDIA_CUTE_ELEMENTWISE_CUH_
+#ifndef OPS_COMMON_CUDA_DIALECT_CUTE_ELEMENTWISE_CUH_
+#define OPS_COMMON_CUDA_DIALECT_CUTE_ELEMENTWISE_CUH_
 
 #include <cute/tensor.hpp>
 
-#include "ops/common/nvidia/elementwise.cuh"
+#include "ops/common/cuda_dialect/elementwise.cuh"
 
 namespace oprt::gpu::cute_elementwise {
 
@@ -93,4 +93,4 @@ oprt_status_t launch(const ElementwisePlan &plan, const Functor &functor, T *out
 
 }  // namespace oprt::gpu::cute_elementwise
 
-#endif  // OPS_COMMON_NVIDIA_CUTE_ELEMENTWISE_CUH_
+#endif  // OPS_COMMON_CUDA_DIALECT_CUTE_ELEMENTWISE_CUH_

@@ -5,8 +5,8 @@
 //
 // Also here, because every launch needs them: turning a runtime error into an oprt status, and the
 // per-device launch limits (SM count, opt-in shared memory) queried once and cached.
-#ifndef OPS_COMMON_NVIDIA_RUNTIME_API_H_
-#define OPS_COMMON_NVIDIA_RUNTIME_API_H_
+#ifndef OPS_COMMON_CUDA_DIALECT_RUNTIME_API_H_
+#define OPS_COMMON_CUDA_DIALECT_RUNTIME_API_H_
 
 #if defined(__MACACC__)
 #include <common/maca_bfloat16.h>
@@ -148,4 +148,4 @@ oprt_status_t full_wave_blocks(int64_t *blocks) {
 
 }  // namespace oprt::gpu
 
-#endif  // OPS_COMMON_NVIDIA_RUNTIME_API_H_
+#endif  // OPS_COMMON_CUDA_DIALECT_RUNTIME_API_H_

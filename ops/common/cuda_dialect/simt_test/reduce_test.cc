@@ -1,4 +1,4 @@
-// ops/common/nvidia/reduce.cuh run on the CPU by a SIMT emulator (tools/metax_standin/simt) at the warp
+// ops/common/cuda_dialect/reduce.cuh run on the CPU by a SIMT emulator (tools/metax_standin/simt) at the warp
 // size of the build: :reduce_warp64_test compiles reduce.cuh as MACA does (-D__MACACC__: kWarpSize 64,
 // 64-bit lane masks, halves unpacked one at a time), :reduce_warp32_test as CUDA does (32 lanes, paired
 // half conversions). The same properties are checked at both sizes; the 32-lane run is the control
@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "ops/common/cpu/float_types.h"
-#include "ops/common/nvidia/reduce.cuh"
+#include "ops/common/cuda_dialect/reduce.cuh"
 
 using namespace oprt::gpu;
 using oprt::ComputeType;

@@ -1,12 +1,12 @@
 // Copying between any two layouts of the same shape on the device: copy's kernel, and the gather /
 // scatter that reduce_sum and softmax use to pass non-contiguous tensors through a dense buffer.
-#ifndef OPS_COMMON_NVIDIA_STRIDED_COPY_CUH_
-#define OPS_COMMON_NVIDIA_STRIDED_COPY_CUH_
+#ifndef OPS_COMMON_CUDA_DIALECT_STRIDED_COPY_CUH_
+#define OPS_COMMON_CUDA_DIALECT_STRIDED_COPY_CUH_
 
 #include <cstdint>
 
 #include "ops/common/elementwise.h"
-#include "ops/common/nvidia/elementwise.cuh"
+#include "ops/common/cuda_dialect/elementwise.cuh"
 
 namespace oprt::gpu {
 
@@ -32,4 +32,4 @@ inline oprt_status_t launch_strided_copy(const Layout &out, void *out_data, cons
 
 }  // namespace oprt::gpu
 
-#endif  // OPS_COMMON_NVIDIA_STRIDED_COPY_CUH_
+#endif  // OPS_COMMON_CUDA_DIALECT_STRIDED_COPY_CUH_

@@ -11,15 +11,15 @@
 // copied f32 at 4.26 TB/s for 256M elements, as fast as cudaMemcpy, where grid-stride loops over one
 // to four waves of blocks with 1-8 packs per thread reached 3.8-4.0 TB/s. Indices are 64-bit where
 // a tensor can exceed 2^31 elements; the loops stride by the grid only beyond the grid size limit.
-#ifndef OPS_COMMON_NVIDIA_ELEMENTWISE_CUH_
-#define OPS_COMMON_NVIDIA_ELEMENTWISE_CUH_
+#ifndef OPS_COMMON_CUDA_DIALECT_ELEMENTWISE_CUH_
+#define OPS_COMMON_CUDA_DIALECT_ELEMENTWISE_CUH_
 
 #include <algorithm>
 #include <cstdint>
 
 #include "ops/common/elementwise.h"
-#include "ops/common/nvidia/dtype.cuh"
-#include "ops/common/nvidia/runtime_api.h"
+#include "ops/common/cuda_dialect/dtype.cuh"
+#include "ops/common/cuda_dialect/runtime_api.h"
 
 namespace oprt::gpu {
 namespace elementwise_detail {
@@ -166,4 +166,4 @@ oprt_status_t launch_elementwise(const ElementwisePlan &plan, const Functor &fun
 
 }  // namespace oprt::gpu
 
-#endif  // OPS_COMMON_NVIDIA_ELEMENTWISE_CUH_
+#endif  // OPS_COMMON_CUDA_DIALECT_ELEMENTWISE_CUH_

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <cstdio>
 
-#include "ops/common/nvidia/runtime_api.h"
+#include "ops/common/cuda_dialect/runtime_api.h"
 #include "ops/runtime/backend.h"
 #include "ops/runtime/status.h"
 
