@@ -43,13 +43,6 @@ const ElementwisePlan &elementwise_part(const Plan &plan) {
   return plan.elementwise;
 }
 
-struct NoAttributes {
-  template <class Plan>
-  oprt_status_t operator()(Plan *) const {
-    return OPRT_STATUS_SUCCESS;
-  }
-};
-
 // oprt_create_<op>_descriptor: checks the attributes (set_attributes), then the layouts; plans; registers.
 template <class K, int N, class Handle, class SetAttributes = NoAttributes>
 oprt_status_t create_elementwise(const ElementwiseOp<K, N> &op, Handle *desc, const Layout *out,
