@@ -26,6 +26,7 @@
 #include "ops/common/cuda_dialect/reduce.cuh"
 #include "ops/common/cuda_dialect/runtime_api.h"
 #include "ops/common/cuda_dialect/strided_copy.cuh"
+#include "ops/common/cuda_dialect/todo.h"
 #include "ops/reduce_sum/reduce_sum.h"
 
 namespace oprt::gpu {
@@ -361,6 +362,7 @@ inline size_t reduce_sum_workspace_bytes(const ReduceSumPlan &plan) {
 // y = x summed over the plan's axes (y_numel > 0; the workspace holds reduce_sum_workspace_bytes).
 inline oprt_status_t launch_reduce_sum(const ReduceSumPlan &plan, void *workspace, void *y, const void *x,
                                        oprt_stream_t stream) {
+  OPRT_RETURN_IF_TODO_LEFT();
   return dispatch_dtype(plan.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     T *ys = static_cast<T *>(y);
