@@ -1,5 +1,5 @@
-// Public entry points of gelu: the bodies are ops/common/elementwise_entry.h's; this file names the op
-// and its arguments (ops/elementwise/relu/relu.cc shows an op with an attribute).
+// Public entry points of gelu: the bodies are ops/common/elementwise_entry.h's; this file names the op,
+// its arguments and its attribute (the form: exact erf or the tanh approximation).
 #include "operator_runtime/ops/gelu.h"
 
 #include "ops/common/elementwise_entry.h"
@@ -19,8 +19,15 @@ static const ElementwiseOp<GeluKernel, 1> kGelu = {gelu_kernels, "y", {"x"}};
 extern "C" {
 
 oprt_status_t oprt_create_gelu_descriptor(oprt_gelu_descriptor_t *desc, const oprt_tensor_layout_t *y,
-                                         const oprt_tensor_layout_t *x) {
-  return create_elementwise(kGelu, desc, y, {x});
+                                         const oprt_tensor_layout_t *x, int32_t approximate) {
+  return create_elementwise(kGelu, desc, y, {x}, [&](GeluPlan *plan) {
+    if (approximate != OPRT_GELU_EXACT && approximate != OPRT_GELU_TANH) {
+      return fail(OPRT_STATUS_INVALID_ARGUMENT, "approximate must be OPRT_GELU_EXACT (0) or OPRT_GELU_TANH (1), got %d",
+                  approximate);
+    }
+    plan->tanh_form = approximate == OPRT_GELU_TANH;
+    return OPRT_STATUS_SUCCESS;
+  });
 }
 
 oprt_status_t oprt_get_gelu_workspace_size(oprt_gelu_descriptor_t desc, size_t *bytes) {

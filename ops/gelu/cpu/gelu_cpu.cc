@@ -1,17 +1,19 @@
 // gelu on the CPU reference backend: the elementwise framework's loop with the shared functor.
 #include "ops/common/cpu/elementwise_cpu.h"
 #include "ops/gelu/gelu.h"
-#include "ops/runtime/todo.h"  // after gelu.h: OPRT_RETURN_IF_TODO_LEFT follows its OPRT_TODO_LEFT
 
 namespace oprt {
 namespace {
 
 const GeluKernel cpu_gelu = {
-    [](const ElementwisePlan &) -> size_t { return 0; },
-    [](const ElementwisePlan &plan, void *, void *y, const void *x, oprt_stream_t) {
-      OPRT_RETURN_IF_TODO_LEFT();
+    [](const GeluPlan &) -> size_t { return 0; },
+    [](const GeluPlan &plan, void *, void *y, const void *x, oprt_stream_t) {
       const void *inputs[] = {x};
-      cpu::elementwise(plan, GeluFunctor{}, y, inputs);
+      if (plan.tanh_form) {
+        cpu::elementwise(plan.elementwise, GeluFunctor<true>{}, y, inputs);
+      } else {
+        cpu::elementwise(plan.elementwise, GeluFunctor<false>{}, y, inputs);
+      }
       return OPRT_STATUS_SUCCESS;
     },
 };

@@ -5,8 +5,8 @@ namespace oprt {
 namespace {
 
 const GeluKernel gpu_gelu = {
-    [](const ElementwisePlan &) -> size_t { return 0; },
-    [](const ElementwisePlan &plan, void *, void *y, const void *x, oprt_stream_t stream) {
+    [](const GeluPlan &) -> size_t { return 0; },
+    [](const GeluPlan &plan, void *, void *y, const void *x, oprt_stream_t stream) {
       return gpu::launch_gelu(plan, y, x, stream);
     },
 };
