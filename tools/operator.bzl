@@ -1,10 +1,12 @@
 """oprt_operator: the one macro an operator's BUILD.bazel calls.
 
 It declares, for operator NAME:
+  :NAME_api        cc_library  the public C header include/NAME.h, included as "operator_runtime/ops/NAME.h"
   :NAME_interface  cc_library  the op's internal header(s) (plan, functor, kernel table)
   :NAME_nvidia     cuda_library  nvidia/*.cu   (built only with --config=nvidia)
   :NAME_metax      maca_library  metax/*.maca  (built only with --config=metax)
   :NAME            cc_library  public entry points + CPU reference + the selected backend's kernels
+  NAME.py         the Python binding (exported; //python places it at operator_runtime/ops/NAME.py)
   :cases           py_library  cases.py, shared by the tests, run_ops and the benchmark
   :test_NAME       py_test on the CPU backend; :test_NAME_nvidia (tag gpu), :test_NAME_metax (tag metax)
 so `bazel test //ops/NAME/...` and `bazel query 'tests(//ops/NAME/...)'` cover exactly this operator.
@@ -42,13 +44,22 @@ def _kernel_sources(name, maca_srcs):
 
 def oprt_operator(name, srcs, hdrs, deps = [], cuda_deps = [], test_srcs = None, test_size = "small", device_test_size = "medium"):
     native.package(default_visibility = ["//visibility:private"])
+    native.exports_files([name + ".py"], visibility = ["//python:__pkg__"])
+    cc_library(
+        name = name + "_api",
+        hdrs = ["include/%s.h" % name],
+        strip_include_prefix = "include",
+        include_prefix = "operator_runtime/ops",
+        deps = ["//include:api"],
+        visibility = ["//visibility:public"],
+    )
     cuda_srcs = native.glob(["nvidia/*.cu"])
     maca_srcs = native.glob(["metax/*.maca"])
     kernels = _kernel_sources(name, maca_srcs)
     cc_library(
         name = name + "_interface",
         hdrs = hdrs,
-        deps = deps + ["//ops/runtime", "//include:operator_runtime"],
+        deps = deps + ["//ops/runtime", ":%s_api" % name],
     )
     backend_kernels = {"//conditions:default": []}
     if cuda_srcs:

@@ -331,29 +331,26 @@ oprt_status_t sum_strided(const ReduceSumPlan &plan, void *workspace, T *y, cons
   if (length == 1) return launch_strided_copy(squeezed(plan.y), y, squeezed(plan.x), x, stream);
   const WorkspaceLayout parts = workspace_layout(plan);
   char *base = aligned_workspace(workspace);
-  const bool y_dense = is_contiguous(plan.y);
-  T *sums = y_dense ? y : reinterpret_cast<T *>(base + parts.sums);
-  if (length == 0) {
-    OPRT_RETURN_IF_ERROR(check(OPRT_GPU(MemsetAsync)(sums, 0, static_cast<size_t>(plan.y_numel) * sizeof(T),
-                                                     to_stream(stream)),
-                               "zeroing y"));
-  } else {
-    // x's dims reordered as [kept..., reduced...], copied into a dense buffer of that shape.
-    Layout permuted = {};
-    permuted.dtype = plan.dtype;
-    for (int pass = 0; pass < 2; ++pass) {
-      for (int32_t d = 0; d < plan.x.ndim; ++d) {
-        if (plan.reduced[d] != (pass == 1)) continue;
-        permuted.shape[permuted.ndim] = plan.x.shape[d];
-        permuted.strides[permuted.ndim++] = plan.x.strides[d];
-      }
+  // x's dims reordered as [kept..., reduced...]: rows of `length` elements, one per element of y.
+  Layout permuted = {};
+  permuted.dtype = plan.dtype;
+  for (int pass = 0; pass < 2; ++pass) {
+    for (int32_t d = 0; d < plan.x.ndim; ++d) {
+      if (plan.reduced[d] != (pass == 1)) continue;
+      permuted.shape[permuted.ndim] = plan.x.shape[d];
+      permuted.strides[permuted.ndim++] = plan.x.strides[d];
     }
-    T *gathered = reinterpret_cast<T *>(base + parts.gathered);
-    OPRT_RETURN_IF_ERROR(launch_strided_copy(contiguous_like(permuted), gathered, permuted, x, stream));
-    OPRT_RETURN_IF_ERROR(sum_rows<T>(gathered, sums, plan.y_numel, length, base + parts.partials, stream));
   }
-  if (y_dense) return OPRT_STATUS_SUCCESS;
-  return launch_strided_copy(plan.y, y, contiguous_like(plan.y), sums, stream);
+  return gather_run_scatter<T>(
+      permuted, x, reinterpret_cast<T *>(base + parts.gathered), plan.y, y, reinterpret_cast<T *>(base + parts.sums),
+      [&](const T *rows, T *sums) {
+        if (length == 0) {
+          return check(OPRT_GPU(MemsetAsync)(sums, 0, static_cast<size_t>(plan.y_numel) * sizeof(T), to_stream(stream)),
+                       "zeroing y");
+        }
+        return sum_rows<T>(rows, sums, plan.y_numel, length, base + parts.partials, stream);
+      },
+      stream);
 }
 
 }  // namespace reduce_sum_detail

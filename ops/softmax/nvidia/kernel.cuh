@@ -684,17 +684,12 @@ inline oprt_status_t launch_softmax(const SoftmaxPlan &plan, void *workspace, vo
     char *base = aligned_workspace(workspace);
     void *stats = base + parts.stats;
     if (plan.dense) return detail::softmax_dense(plan, static_cast<const T *>(x), static_cast<T *>(y), stats, stream);
-    // Through a dense buffer: y itself when contiguous, else the workspace.
-    const bool y_dense = is_contiguous(plan.y);
-    T *buffer = y_dense ? static_cast<T *>(y) : reinterpret_cast<T *>(base);
-    const T *source = static_cast<const T *>(x);
-    if (!is_contiguous(plan.x)) {
-      OPRT_RETURN_IF_ERROR(launch_strided_copy(contiguous_like(plan.x), buffer, plan.x, x, stream));
-      source = buffer;
-    }
-    OPRT_RETURN_IF_ERROR(detail::softmax_dense(plan, source, buffer, stats, stream));
-    if (y_dense) return OPRT_STATUS_SUCCESS;
-    return launch_strided_copy(plan.y, y, contiguous_like(plan.y), buffer, stream);
+    // Through a dense buffer, softmax in place there: y itself when contiguous, else the workspace.
+    T *buffer = is_contiguous(plan.y) ? static_cast<T *>(y) : reinterpret_cast<T *>(base);
+    return gather_run_scatter<T>(
+        plan.x, x, buffer, plan.y, y, buffer,
+        [&](const T *dense_x, T *dense_y) { return detail::softmax_dense(plan, dense_x, dense_y, stats, stream); },
+        stream);
   });
 }
 
