@@ -125,7 +125,7 @@ def start(root, op, force):
         where = "%s/exercise/%s" % (package, next(iter(per_file)))
     else:
         where = "%s/exercise/ (%s)" % (package, ", ".join("%s: %d" % kv for kv in per_file.items()))
-    message = "%s: kernel not implemented: edit %s (%d TODOs), then delete this line" % (op, where, total)
+    message = "%s: kernel not implemented: edit %s (%d TODO%s), then delete this line" % (op, where, total, "" if total == 1 else "s")
     files[DISPATCHER] = insert_define(files[DISPATCHER], '#define OPRT_TODO_LEFT "%s"' % message)
     if exercise.exists():
         shutil.rmtree(exercise)
