@@ -34,7 +34,7 @@ changed=$(git status --porcelain | grep -v '^?? ops/scratch_' || true)
 
 targets=()
 for kind in "${KINDS[@]}"; do targets+=("//ops/scratch_$kind/..."); done
-./bazelw build "$@" "${targets[@]}" //include:operator_runtime > "$SCRATCH/build.log" 2>&1 || { tail -40 "$SCRATCH/build.log"; fail "CPU build"; }
+./bazelw build "$@" "${targets[@]}" //include:umbrella_header > "$SCRATCH/build.log" 2>&1 || { tail -40 "$SCRATCH/build.log"; fail "CPU build"; }
 for kind in "${KINDS[@]}"; do
   grep -q "operator_runtime/ops/scratch_$kind.h" bazel-bin/include/operator_runtime/operator_runtime.h || fail "scratch_$kind not in the umbrella header"
 done
