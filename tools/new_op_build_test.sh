@@ -15,7 +15,9 @@ fail() { echo "new_op_build_test: FAILED: $*"; exit 1; }
 # The working tree as it is (tracked and untracked, not ignored), committed in a fresh repository.
 mkdir "$SCRATCH/ws"
 (cd "$ROOT" && git ls-files -co --exclude-standard -z | xargs -0 -I{} cp --parents -P {} "$SCRATCH/ws/" 2>/dev/null || true)
-for f in .bazelrc.generated user.bazelrc; do [ -f "$ROOT/$f" ] && cp "$ROOT/$f" "$SCRATCH/ws/"; done
+# Your Bazel settings, but not user.bazelrc's startup lines: the scratch workspace needs its own output base.
+[ -f "$ROOT/.bazelrc.generated" ] && cp "$ROOT/.bazelrc.generated" "$SCRATCH/ws/"
+[ -f "$ROOT/user.bazelrc" ] && grep -v '^startup' "$ROOT/user.bazelrc" > "$SCRATCH/ws/user.bazelrc"
 cd "$SCRATCH/ws"
 git init -q && git add -A && git -c user.name=ci -c user.email=ci@localhost commit -qm scratch
 
