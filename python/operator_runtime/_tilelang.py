@@ -1,0 +1,284 @@
+"""The tilelang backend: every public op as a TileLang kernel (ops/<op>/tilelang/kernel.py), run from Python.
+
+It is not a backend of the C library: it has no C id of its own, no C descriptors and no workspaces. What it
+shares with the other backends is everything before the kernel:
+  * selection: `oprt.set_backend("tilelang")`, `with oprt.backend("tilelang")`, `backend="tilelang"` per call
+    (_backends knows it as a Python backend; _dispatch hands its calls to run() below);
+  * validation: run() creates (and caches) a C descriptor for the same layouts and attributes on the cpu
+    backend, so dtypes, shapes, broadcasting, axes, overlap and rank are checked by the same C code and raise
+    the same typed OprtErrors; placement is checked here (CUDA tensors only, as on nvidia);
+  * memory: its tensors are CUDA tensors: torch / cupy CUDA tensors and oprt.Tensors on nvidia (what
+    `with oprt.backend("tilelang"): oprt.Tensor.from_numpy(a)` allocates), viewed as torch tensors (DLPack,
+    no copy), since tilelang's compiled kernels take torch tensors. Kernels run on torch's current stream.
+
+Each op's launcher (ops/<op>/tilelang/launcher.py) compiles a kernel per shape class (dtype, index width,
+variant such as "row fits one tile") with dynamic sizes, so a repeated call, or a call of another size of the
+same class, costs no compile; compiled kernels are kept in KERNELS (kernel_cache_info() counts them).
+
+Available only where tilelang imports, a CUDA GPU is present (torch.cuda.is_available()) and the kernels
+(the ops/ tree of a source checkout, on sys.path) import; elsewhere selecting it raises one
+BackendUnavailableError saying which of these is missing.
+
+TileLang from a source tree (e.g. the MetaX build of TileLang): OPRT_TILELANG_SOURCE_ROOT=<tree> puts <tree>
+first on sys.path and its build/lib (or lib) on LD_LIBRARY_PATH / TVM_LIBRARY_PATH before tilelang is
+imported (the camp's CAMP_TILELANG_SOURCE_ROOT). Not run here: we have no MetaX machine.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import importlib
+import os
+import sys
+import threading
+import time
+
+from . import _backends as _backend
+from .errors import BackendUnavailableError, InvalidArgumentError, NotSupportedError
+from .tensor import Tensor, describe
+
+NAME = "tilelang"
+SOURCE_ROOT_ENV = "OPRT_TILELANG_SOURCE_ROOT"
+
+# The Python module of each op's launcher (log_softmax shares softmax's).
+LAUNCHERS = {
+    "copy": "ops.copy.tilelang.launcher",
+    "vector_add": "ops.vector_add.tilelang.launcher",
+    "relu": "ops.elementwise.relu.tilelang.launcher",
+    "reduce_sum": "ops.reduce_sum.tilelang.launcher",
+    "softmax": "ops.softmax.tilelang.launcher",
+    "log_softmax": "ops.softmax.tilelang.launcher",
+}
+
+_state = {}  # "reason": why it is unavailable ("" when available), "torch", "tilelang"
+_lock = threading.Lock()
+
+
+def _use_source_root() -> None:
+    root = os.environ.get(SOURCE_ROOT_ENV)
+    if not root:
+        return
+    root = os.path.abspath(root)
+    if root not in sys.path:
+        sys.path.insert(0, root)
+    for sub in ("build/lib", "build", "lib"):
+        lib_dir = os.path.join(root, sub)
+        if os.path.isdir(lib_dir):
+            for var in ("LD_LIBRARY_PATH", "TVM_LIBRARY_PATH"):
+                paths = [p for p in os.environ.get(var, "").split(os.pathsep) if p]
+                if lib_dir not in paths:
+                    os.environ[var] = os.pathsep.join([lib_dir] + paths)
+            break
+
+
+def unavailable_reason() -> str:
+    """"" when the backend is usable here, else what is missing (checked once per process)."""
+    with _lock:
+        if "reason" in _state:
+            return _state["reason"]
+        _state["reason"] = _check()
+        return _state["reason"]
+
+
+def _check() -> str:
+    _use_source_root()
+    try:
+        import torch
+    except Exception as e:  # noqa: BLE001 (any import failure means: not usable)
+        return "torch is not importable (%s: %s); tilelang's kernels take torch CUDA tensors" % (type(e).__name__, e)
+    if not torch.cuda.is_available():
+        return "no CUDA GPU is usable here (torch.cuda.is_available() is False)"
+    try:
+        import tilelang  # noqa: F401
+    except Exception as e:  # noqa: BLE001
+        return ("tilelang is not importable (%s: %s); install it with `pip install tilelang` (the optional "
+                "dependency operator_runtime[tilelang]) or point %s at a TileLang source tree"
+                % (type(e).__name__, e, SOURCE_ROOT_ENV))
+    try:
+        importlib.import_module(LAUNCHERS["copy"])
+    except Exception as e:  # noqa: BLE001
+        return ("the TileLang kernels (ops/<op>/tilelang of the source checkout) are not importable (%s: %s); "
+                "run from the repository root or put it on PYTHONPATH" % (type(e).__name__, e))
+    _state["torch"] = torch
+    return ""
+
+
+def available() -> bool:
+    return not unavailable_reason()
+
+
+def require() -> None:
+    """BackendUnavailableError naming what is missing, unless the backend is usable here."""
+    reason = unavailable_reason()
+    if reason:
+        raise BackendUnavailableError("backend 'tilelang' is not usable here: " + reason)
+
+
+# ------------------------------------------------------------------------------------------ kernels
+
+KERNELS = {}  # (op, shape class...) -> compiled tilelang kernel
+COMPILE_SECONDS = {}  # the same keys -> seconds its compile took
+_compile_lock = threading.Lock()
+
+
+def target() -> str:
+    """TileLang's target: $OPRT_TILELANG_TARGET, else "auto" (tilelang picks the GPU it finds)."""
+    return os.environ.get("OPRT_TILELANG_TARGET", "auto")
+
+
+def kernel(key: tuple, build):
+    """The compiled kernel of `key`, compiling build() (a TileLang prim_func) on the first call only."""
+    k = KERNELS.get(key)
+    if k is not None:
+        return k
+    with _compile_lock:
+        k = KERNELS.get(key)
+        if k is None:
+            import tilelang
+
+            start = time.perf_counter()
+            k = tilelang.compile(build(), target=target(), execution_backend=os.environ.get("OPRT_TILELANG_EXEC"))
+            COMPILE_SECONDS[key] = time.perf_counter() - start
+            KERNELS[key] = k
+    return k
+
+
+def kernel_cache_info() -> dict:
+    """{"kernels": how many are compiled, "compile_seconds": their total compile time}."""
+    return {"kernels": len(KERNELS), "compile_seconds": sum(COMPILE_SECONDS.values())}
+
+
+# ------------------------------------------------------------------------------------------ calls
+
+_DTYPES = {0: "float32", 1: "float16", 2: "bfloat16", 3: "float64"}
+_validated = {}  # op name -> {layout key: True}; a C descriptor was created for it on cpu (then destroyed)
+
+
+def _check_placement(views, names) -> None:
+    """CUDA tensors only (as the nvidia backend): host arrays and tensors of other backends are refused."""
+    for k, v in enumerate(views):
+        name = names[k] if k < len(names) else "a tensor"
+        if not v.device:
+            raise InvalidArgumentError("the tilelang backend takes CUDA tensors (torch / cupy CUDA tensors, "
+                                       "oprt.Tensor on nvidia); %s is %s" % (name, describe(v)))
+        if isinstance(v.obj, Tensor) and v.obj.backend != "nvidia":
+            raise InvalidArgumentError("%s lives on backend %r; the tilelang backend takes CUDA memory (nvidia)"
+                                       % (name, v.obj.backend))
+
+
+def _validate(op, views, attrs) -> None:
+    """The other backends' checks, from the same C code: a descriptor for these layouts on cpu (cached)."""
+    from ._dispatch import make_layout
+
+    seen = _validated.setdefault(op.name, {})
+    key = (attrs,) + tuple((v.dtype, v.shape, v.strides) for v in views)
+    if key in seen:
+        return
+    desc = ctypes.c_void_p()
+    layouts = [make_layout(v) for v in views]
+    with _backend.on(_backend.CPU):
+        op._check(op._create(ctypes.byref(desc), *[ctypes.byref(l) for l in layouts], *attrs))
+    op._destroy(desc.value)
+    if len(seen) > 4096:
+        seen.clear()
+    seen[key] = True
+
+
+def as_torch(view):
+    """A torch CUDA tensor sharing the memory of a validated device view (same shape and strides)."""
+    torch = _state["torch"]
+    obj = view.obj[0] if isinstance(view.obj, tuple) else view.obj
+    if isinstance(obj, torch.Tensor):
+        return obj
+    if isinstance(obj, Tensor):
+        from .tensor import _dlpack_capsule
+
+        return torch.utils.dlpack.from_dlpack(_dlpack_capsule(obj))  # no device sync (what __dlpack__ adds)
+    if hasattr(obj, "__dlpack__"):
+        return torch.from_dlpack(obj)
+    return torch.as_tensor(obj, device="cuda")  # __cuda_array_interface__
+
+
+def run(op, out, views, attrs, impl=None):
+    """One op call on tilelang: views are [out, inputs...] (already viewed by _dispatch)."""
+    require()
+    _check_placement(views, op._names)
+    if impl is not None:
+        raise NotSupportedError("the tilelang backend has one kernel per op; no variant %r" % impl)
+    _validate(op, views, attrs)
+    for v in views:
+        if v.dtype not in _DTYPES:
+            raise NotSupportedError("dtype code %d is not supported by the tilelang backend" % v.dtype)
+    tensors = [as_torch(v) for v in views]
+    launcher = importlib.import_module(LAUNCHERS[op.name])
+    launcher.launch(op.name, tensors[0], tensors[1:], attrs)
+    return out
+
+
+# ------------------------------------------------------------------------------------------ launcher helpers
+# The launchers (ops/<op>/tilelang/launcher.py) give their kernels dense buffers. What is dense already is
+# passed as it is (no copy); what is not (a strided view, a broadcast operand the kernel has no mode for, a
+# softmax axis that is not the last) is copied to a dense buffer by torch first, and a result whose out= is
+# not dense is computed into a dense buffer and copied into out= afterwards. Those copies are part of the
+# call (the benchmark times the whole call).
+
+VECTOR_BYTES = 16
+
+
+def vec_of(dtype) -> int:
+    """Elements per 16-byte vector of a torch dtype."""
+    return VECTOR_BYTES // dtype.itemsize
+
+
+def dtype_name(dtype) -> str:
+    return str(dtype).replace("torch.", "")
+
+
+def acc_name(dtype) -> str:
+    """The accumulation / compute type: float64 for float64, float32 for the rest."""
+    return "float64" if dtype_name(dtype) == "float64" else "float32"
+
+
+def aligned(*tensors) -> bool:
+    return all(t.data_ptr() % VECTOR_BYTES == 0 for t in tensors)
+
+
+def same_dense_storage(tensors) -> bool:
+    """Every tensor has the same shape and strides, non-overlapping and dense (a permutation of a
+    contiguous layout): an elementwise op may run over their storage as flat vectors."""
+    t0 = tensors[0]
+    return all(t.shape == t0.shape and t.stride() == t0.stride() for t in tensors) and t0.is_non_overlapping_and_dense()
+
+
+def flat(t):
+    """The storage of a non-overlapping dense tensor as a 1-D tensor, in memory order."""
+    return t.as_strided((t.numel(),), (1,), t.storage_offset())
+
+
+def dense(t, shape=None):
+    """t broadcast to `shape` (default: its own) as a contiguous tensor: t itself when it is one, else a copy."""
+    if shape is not None and tuple(t.shape) != tuple(shape):
+        t = t.expand(tuple(shape))
+    return t if t.is_contiguous() else t.contiguous()
+
+
+def output_buffer(out):
+    """(a contiguous tensor to write, the out to copy it into afterwards or None)."""
+    if out.is_contiguous():
+        return out, None
+    return _state["torch"].empty(out.shape, dtype=out.dtype, device=out.device), out
+
+
+def finish(buffer, out_after) -> None:
+    if out_after is not None:
+        out_after.copy_(buffer.view(out_after.shape))
+
+
+_sm_count = []
+
+
+def sm_count() -> int:
+    if not _sm_count:
+        torch = _state["torch"]
+        _sm_count.append(torch.cuda.get_device_properties(torch.cuda.current_device()).multi_processor_count)
+    return _sm_count[0]
