@@ -71,40 +71,60 @@ def _use_source_root() -> None:
             break
 
 
-def unavailable_reason() -> str:
-    """"" when the backend is usable here, else what is missing (checked once per process)."""
+def unavailable_reason(full: bool = True) -> str:
+    """"" when the backend is usable here, else what is missing. full=False (available_backends) only looks
+    for tilelang and the kernels without importing them (importing tilelang takes seconds); full=True
+    (selecting the backend, a call) imports them. Each answer is computed once per process."""
+    key = "reason" if full else "light"
     with _lock:
-        if "reason" in _state:
-            return _state["reason"]
-        _state["reason"] = _check()
-        return _state["reason"]
+        if key not in _state:
+            _state[key] = _check(full)
+            if full:
+                _state["light"] = _state[key]
+        return _state[key]
 
 
-def _check() -> str:
+def _check(full: bool) -> str:
     _use_source_root()
+    if "reason" in _state:
+        return _state["reason"]
     try:
         import torch
     except Exception as e:  # noqa: BLE001 (any import failure means: not usable)
         return "torch is not importable (%s: %s); tilelang's kernels take torch CUDA tensors" % (type(e).__name__, e)
     if not torch.cuda.is_available():
         return "no CUDA GPU is usable here (torch.cuda.is_available() is False)"
+    missing_tilelang = ("tilelang is not importable (%s); install it with `pip install tilelang` (the optional "
+                        "dependency operator_runtime[tilelang]) or point " + SOURCE_ROOT_ENV + " at a TileLang "
+                        "source tree")
+    missing_kernels = ("the TileLang kernels (ops/<op>/tilelang of the source checkout) are not importable (%s); "
+                       "run from the repository root or put it on PYTHONPATH")
+    if not full:
+        from importlib.util import find_spec
+
+        if find_spec("tilelang") is None:
+            return missing_tilelang % "no module named 'tilelang'"
+        try:
+            found = find_spec(LAUNCHERS["copy"]) is not None
+        except ImportError:
+            found = False
+        return "" if found else missing_kernels % ("no module named %r" % LAUNCHERS["copy"])
     try:
         import tilelang  # noqa: F401
     except Exception as e:  # noqa: BLE001
-        return ("tilelang is not importable (%s: %s); install it with `pip install tilelang` (the optional "
-                "dependency operator_runtime[tilelang]) or point %s at a TileLang source tree"
-                % (type(e).__name__, e, SOURCE_ROOT_ENV))
+        return missing_tilelang % ("%s: %s" % (type(e).__name__, e))
     try:
         importlib.import_module(LAUNCHERS["copy"])
     except Exception as e:  # noqa: BLE001
-        return ("the TileLang kernels (ops/<op>/tilelang of the source checkout) are not importable (%s: %s); "
-                "run from the repository root or put it on PYTHONPATH" % (type(e).__name__, e))
+        return missing_kernels % ("%s: %s" % (type(e).__name__, e))
     _state["torch"] = torch
     return ""
 
 
 def available() -> bool:
-    return not unavailable_reason()
+    """Whether the backend looks usable here (tilelang installed, a CUDA GPU, the kernels on the path),
+    without importing tilelang; require() imports it."""
+    return not unavailable_reason(full=False)
 
 
 def require() -> None:
@@ -141,6 +161,36 @@ def kernel(key: tuple, build):
             COMPILE_SECONDS[key] = time.perf_counter() - start
             KERNELS[key] = k
     return k
+
+
+def _variant_list():
+    out = []
+    for module in sorted(set(LAUNCHERS.values())):
+        out += [(module, i) for i, _ in enumerate(importlib.import_module(module).variants())]
+    return out
+
+
+def _compile_variant(item):
+    module, index = item
+    key, build = list(importlib.import_module(module).variants())[index]
+    start = time.perf_counter()
+    kernel(key, build)
+    return key, time.perf_counter() - start
+
+
+def warm(processes: int = 0) -> dict:
+    """Compiles every kernel variant of every op ahead of use, in `processes` worker processes (0: one per
+    CPU), so that tilelang's disk cache ($TILELANG_CACHE_DIR, default ~/.tilelang/cache) holds them all and
+    a later process's first calls only load them. Returns {key: compile seconds}."""
+    require()
+    items = _variant_list()
+    if processes == 1:
+        return dict(_compile_variant(i) for i in items)
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("spawn")
+    with ctx.Pool(processes or os.cpu_count()) as pool:
+        return dict(pool.map(_compile_variant, items, chunksize=1))
 
 
 def kernel_cache_info() -> dict:
@@ -223,6 +273,7 @@ def run(op, out, views, attrs, impl=None):
 # call (the benchmark times the whole call).
 
 VECTOR_BYTES = 16
+ITEMSIZE = {"float32": 4, "float16": 2, "bfloat16": 2, "float64": 8}
 
 
 def vec_of(dtype) -> int:
@@ -247,7 +298,18 @@ def same_dense_storage(tensors) -> bool:
     """Every tensor has the same shape and strides, non-overlapping and dense (a permutation of a
     contiguous layout): an elementwise op may run over their storage as flat vectors."""
     t0 = tensors[0]
-    return all(t.shape == t0.shape and t.stride() == t0.stride() for t in tensors) and t0.is_non_overlapping_and_dense()
+    return all(t.shape == t0.shape and t.stride() == t0.stride() for t in tensors) and non_overlapping_and_dense(t0)
+
+
+def non_overlapping_and_dense(t) -> bool:
+    """t's elements fill its memory span exactly once (some permutation of a contiguous layout)."""
+    step = 1
+    dims = sorted(((s, n) for n, s in zip(t.shape, t.stride()) if n != 1))
+    for s, n in dims:
+        if s != step:
+            return False
+        step *= n
+    return True
 
 
 def flat(t):

@@ -35,3 +35,10 @@ def run_flat(src, dst):
     dtype = tl.dtype_name(dst.dtype)
     k = tl.kernel(("copy", dtype, vec), lambda: kernel.copy_kernel(dtype, vec))
     k(src.view(n // vec, vec), dst.view(n // vec, vec))
+
+
+def variants():
+    """(key, builder) of every kernel this launcher can compile (for _tilelang.warm)."""
+    for dtype in ("float32", "float16", "bfloat16", "float64"):
+        for vec in sorted({tl.VECTOR_BYTES // tl.ITEMSIZE[dtype], 1}):
+            yield ("copy", dtype, vec), (lambda d=dtype, v=vec: kernel.copy_kernel(d, v))

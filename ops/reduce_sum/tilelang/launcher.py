@@ -58,3 +58,14 @@ def launch(name, out, inputs, attrs):
         tl.kernel(("reduce_sum", acc, dtype, 1), lambda: kernel.row_sum_kernel(acc, dtype, 1))(
             partial.view(m, s, 1), dst)
     tl.finish(dst, after)
+
+
+def variants():
+    """(key, builder) of every kernel this launcher can compile (for _tilelang.warm)."""
+    for dtype in ("float32", "float16", "bfloat16", "float64"):
+        acc = "float64" if dtype == "float64" else "float32"
+        for vec in sorted({tl.VECTOR_BYTES // tl.ITEMSIZE[dtype], 1}):
+            for out in sorted({dtype, acc}):
+                yield ("reduce_sum", dtype, out, vec), (lambda d=dtype, o=out, v=vec: kernel.row_sum_kernel(d, o, v))
+        if acc != dtype:
+            yield ("reduce_sum", acc, dtype, 1), (lambda d=dtype, a=acc: kernel.row_sum_kernel(a, d, 1))
