@@ -144,34 +144,40 @@ def kernel_records(prof):
     return out
 
 
-def device_times(fn, flush, iters, torch):
-    """Per-call device time (us), each call after an L2 flush, from CUPTI kernel records."""
+SEPARATOR = "neg"  # a marker kernel (neg_ of a small tensor) between the implementations of one case
+
+
+def device_times(fns, flush, iters, torch):
+    """{impl: (per-call device times in us, kernels per call)}: one profiler session for a case, the
+    implementations one after another (a SEPARATOR kernel before each), every call after an L2 flush."""
     from torch.profiler import ProfilerActivity, profile
 
+    sep = torch.zeros(16, device="cuda")
     torch.cuda.synchronize()
     with profile(activities=[ProfilerActivity.CUDA]) as prof:
-        for _ in range(iters):
-            flush.bitwise_not_()
-            fn()
+        for fn in fns.values():
+            sep.neg_()
+            for _ in range(iters):
+                flush.bitwise_not_()
+                fn()
         torch.cuda.synchronize()
-    records = kernel_records(prof)
-    calls, current, counts = [], None, []
-    for name, _start, dur in records:
-        if FLUSH_MARK in name:
-            if current is not None:
-                calls.append(current[0])
-                counts.append(current[1])
-            current = [0.0, 0]
-        elif current is not None:
-            current[0] += dur
-            current[1] += 1
-    if current is not None:
-        calls.append(current[0])
-        counts.append(current[1])
-    return calls, counts
+    segments = []  # per impl: list of [time, kernels] per call
+    for name, _start, dur in kernel_records(prof):
+        if SEPARATOR in name and "bitwise" not in name:
+            segments.append([])
+        elif FLUSH_MARK in name:
+            if segments:
+                segments[-1].append([0.0, 0])
+        elif segments and segments[-1]:
+            segments[-1][-1][0] += dur
+            segments[-1][-1][1] += 1
+    out = {}
+    for impl, seg in zip(fns, segments):
+        out[impl] = ([c[0] for c in seg], [c[1] for c in seg])
+    return out
 
 
-def wall_per_call(fn, torch, seconds=0.2):
+def wall_per_call(fn, torch, seconds=0.1):
     fn()
     torch.cuda.synchronize()
     n, start = 0, time.perf_counter()
@@ -192,6 +198,10 @@ def main(argv=None):
     p.add_argument("--quick", action="store_true", help="small shapes only")
     p.add_argument("--ops", default="", help="comma-separated ops (default: all)")
     p.add_argument("--impls", default="tilelang,nvidia,torch")
+    p.add_argument("--warm", type=int, default=-1, help="first compile every tilelang kernel with "
+                   "operator_runtime._tilelang.warm(N processes; 0: one per CPU) and report those compile times "
+                   "(default: skip)")
+    p.add_argument("--compile-times", default="", help="a JSON {kernel key: seconds} written by an earlier warm()")
     args = p.parse_args(argv)
 
     import torch
@@ -200,6 +210,14 @@ def main(argv=None):
     from operator_runtime import _tilelang
 
     impls = args.impls.split(",")
+    warm_times = {}
+    if args.compile_times:
+        with open(args.compile_times) as f:
+            warm_times = json.load(f)
+    if args.warm >= 0:
+        start = time.perf_counter()
+        warm_times = {str(k): v for k, v in _tilelang.warm(args.warm).items()}
+        print("warm: %d kernels in %.1f s" % (len(warm_times), time.perf_counter() - start), flush=True)
     flush = torch.empty(256 << 20, dtype=torch.uint8, device="cuda")
     rows = []
     for op, label, shapes, dtype, attrs in cases(args.quick):
@@ -209,6 +227,7 @@ def main(argv=None):
         fns = callables(op, inputs, out, attrs, oprt, torch)
         nbytes = bytes_moved(op, [tuple(x.shape) for x in inputs] if op != "vector_add" else
                              [tuple(x.shape) for x in inputs], tuple(out.shape), out.element_size())
+        ok = {}
         for impl in impls:
             fn = fns[impl]
             row = {"op": op, "case": label, "dtype": dtype, "impl": impl, "shapes": [list(s) for s in shapes],
@@ -220,21 +239,36 @@ def main(argv=None):
                 fn()
                 torch.cuda.synchronize()
                 row["first_call_s"] = time.perf_counter() - start
-                new = {k: v for k, v in _tilelang.COMPILE_SECONDS.items() if k not in compiled_before}
                 if impl == "tilelang":
-                    row["compile_s"] = sum(new.values())
+                    new = [k for k in _tilelang.COMPILE_SECONDS if k not in compiled_before]
                     row["kernels_compiled"] = [list(map(str, k)) for k in new]
+                    # the first call's tilelang.compile time (a disk-cache load after warm()) ...
+                    row["first_call_compile_s"] = sum(_tilelang.COMPILE_SECONDS[k] for k in new)
+                    # ... and the real compile time of those kernels, measured by warm() (fresh compiles)
+                    row["compile_s"] = sum(warm_times.get(str(tuple(k)), float("nan")) for k in new) if warm_times else None
                 for _ in range(3):
                     fn()
-                calls, counts = device_times(fn, flush, args.iters, torch)
-                q = np.percentile(calls, [20, 50, 80]) if calls else [float("nan")] * 3
-                row.update(p20_us=float(q[0]), p50_us=float(q[1]), p80_us=float(q[2]), calls=len(calls),
-                           kernels_per_call=(int(np.median(counts)) if counts else 0))
-                row["gbps_p50"] = nbytes / (row["p50_us"] * 1e-6) / 1e9 if row["p50_us"] > 0 else None
                 row["wall_us"] = wall_per_call(fn, torch)
+                ok[impl] = fn
             except Exception as e:  # noqa: BLE001: a row that cannot run says why
                 row["error"] = "%s: %s" % (type(e).__name__, e)
             rows.append(row)
+        case_rows = rows[-len(impls):]
+        try:
+            times = device_times(ok, flush, args.iters, torch)
+        except Exception as e:  # noqa: BLE001
+            times = {}
+            for row in case_rows:
+                row.setdefault("error", "profiler: %s: %s" % (type(e).__name__, e))
+        for row in case_rows:
+            if row["impl"] not in times:
+                print(_line(row), flush=True)
+                continue
+            calls, counts = times[row["impl"]]
+            q = np.percentile(calls, [20, 50, 80]) if calls else [float("nan")] * 3
+            row.update(p20_us=float(q[0]), p50_us=float(q[1]), p80_us=float(q[2]), calls=len(calls),
+                       kernels_per_call=(int(np.median(counts)) if counts else 0))
+            row["gbps_p50"] = nbytes / (row["p50_us"] * 1e-6) / 1e9 if row["p50_us"] > 0 else None
             print(_line(row), flush=True)
         del inputs, out
         torch.cuda.empty_cache()
@@ -259,6 +293,7 @@ def main(argv=None):
                   "(bitwise_not of 256 MB); p20/p50/p80 over %d calls; wall_us: back-to-back calls, no flush; "
                   "first_call_s: first call wall time (tilelang: includes compile_s)" % args.iters,
         "tilelang_kernels": _tilelang.kernel_cache_info(),
+        "compile_s_per_kernel": warm_times,
         "rows": rows,
     }
     with open(args.json, "w") as f:
@@ -270,6 +305,9 @@ def _line(r):
     if "error" in r:
         return "%-12s %-30s %-9s %-9s ERROR %s" % (r["op"], r["case"], r["dtype"], r["impl"], r["error"][:200])
     extra = " compile %.2fs" % r["compile_s"] if r.get("compile_s") else ""
+    if "p50_us" not in r:
+        return "%-12s %-30s %-9s %-9s wall %8.1f us (no device time)" % (r["op"], r["case"], r["dtype"], r["impl"],
+                                                                          r.get("wall_us", float("nan")))
     return "%-12s %-30s %-9s %-9s p50 %9.1f us (p20 %9.1f p80 %9.1f) %7.0f GB/s  wall %8.1f us  k/call %d  first %.3fs%s" % (
         r["op"], r["case"], r["dtype"], r["impl"], r["p50_us"], r["p20_us"], r["p80_us"], r["gbps_p50"] or 0,
         r["wall_us"], r["kernels_per_call"], r["first_call_s"], extra)
