@@ -201,6 +201,7 @@ def kernel_cache_info() -> dict:
 # ------------------------------------------------------------------------------------------ calls
 
 _DTYPES = {0: "float32", 1: "float16", 2: "bfloat16", 3: "float64"}
+_ITEMSIZE = {0: 4, 1: 2, 2: 2, 3: 8}
 _validated = {}  # op name -> {layout key: True}; a C descriptor was created for it on cpu (then destroyed)
 
 
@@ -234,6 +235,60 @@ def _validate(op, views, attrs) -> None:
     seen[key] = True
 
 
+# The C library checks these at execution time, when it has the pointers (check_data and
+# check_no_partial_overlap in ops/runtime/layout.cc); this backend never calls a C execute, so the same rules
+# are applied here, in the same order with the same error types (a C entry point for them would let this go).
+_NO_ALIAS = {"reduce_sum"}  # ops that cannot run in place (the others allow out to BE an input exactly)
+
+
+def _span(v) -> int:
+    if 0 in v.shape:
+        return 0
+    return (sum((n - 1) * s for n, s in zip(v.shape, v.strides)) + 1) * _ITEMSIZE[v.dtype]
+
+
+def _same_layout(out, x) -> bool:
+    """x, broadcast to out's dims, has out's shape and strides (strides of extent-1 dims ignored)."""
+    if out.dtype != x.dtype or len(x.shape) > len(out.shape):
+        return False
+    k = len(out.shape) - len(x.shape)
+    shape, strides = (1,) * k + tuple(x.shape), (0,) * k + tuple(x.strides)
+    for n_out, s_out, n, s in zip(out.shape, out.strides, shape, strides):
+        if n == 1 and n_out != 1:
+            n, s = n_out, 0
+        if n != n_out or (n_out != 1 and s != s_out):
+            return False
+    return True
+
+
+def _check_data(op, views) -> None:
+    from .errors import BadStridesError, NullPointerError
+
+    names = op._names
+    for k, v in enumerate(views):
+        if 0 not in v.shape:
+            if not v.ptr:
+                raise NullPointerError("data pointer of %s is NULL" % names[k])
+            if v.ptr % _ITEMSIZE[v.dtype]:
+                raise InvalidArgumentError("data pointer of %s (%#x) is not aligned to its %d-byte elements"
+                                           % (names[k], v.ptr, _ITEMSIZE[v.dtype]))
+    out = views[0]
+    alias = op.name not in _NO_ALIAS
+    out_span = _span(out)
+    for k in range(1, len(views)):
+        x = views[k]
+        x_span = _span(x)
+        if not out_span or not x_span:
+            continue
+        if out.ptr + out_span <= x.ptr or x.ptr + x_span <= out.ptr:
+            continue
+        if alias and out.ptr == x.ptr and _same_layout(out, x):
+            continue
+        raise BadStridesError("%s overlaps %s in memory%s" % (
+            names[0], names[k], " without being exactly the same tensor (only exact in-place aliasing is allowed)"
+            if alias else " (this operator cannot run in place)"))
+
+
 def as_torch(view):
     """A torch CUDA tensor sharing the memory of a validated device view (same shape and strides)."""
     torch = _state["torch"]
@@ -255,10 +310,11 @@ def run(op, out, views, attrs, impl=None):
     _check_placement(views, op._names)
     if impl is not None:
         raise NotSupportedError("the tilelang backend has one kernel per op; no variant %r" % impl)
-    _validate(op, views, attrs)
+    _validate(op, views, attrs)  # layouts and attributes, by the C library
     for v in views:
         if v.dtype not in _DTYPES:
             raise NotSupportedError("dtype code %d is not supported by the tilelang backend" % v.dtype)
+    _check_data(op, views)  # pointers: NULL, alignment, partial overlap of out with an input
     tensors = [as_torch(v) for v in views]
     launcher = importlib.import_module(LAUNCHERS[op.name])
     launcher.launch(op.name, tensors[0], tensors[1:], attrs)
