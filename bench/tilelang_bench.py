@@ -112,13 +112,14 @@ def callables(op, inputs, out, attrs, oprt, torch):
     if op == "copy":
         t = lambda: out.copy_(x)  # noqa: E731
     elif op == "relu":
-        t = lambda: torch.relu(x, out=out) if False else torch.clamp_min(x, 0, out=out)  # noqa: E731
+        t = lambda: torch.clamp_min(x, 0, out=out)  # noqa: E731  (torch.relu has no out=)
     elif op == "leaky_relu":
         t = lambda: torch.nn.functional.leaky_relu(x, attrs["negative_slope"])  # noqa: E731
     elif op == "vector_add":
         t = lambda: torch.add(x, inputs[1], out=out)  # noqa: E731
     elif op == "reduce_sum":
-        t = (lambda: torch.sum(x, out=out)) if axis is None else (lambda: torch.sum(x, dim=axis, out=out))  # noqa: E731
+        dims = tuple(range(x.dim())) if axis is None else axis  # (torch.sum(x, out=) has no dim-less form)
+        t = lambda: torch.sum(x, dim=dims, out=out)  # noqa: E731
     elif op == "softmax":
         t = lambda: torch.softmax(x, dim=axis)  # noqa: E731
     elif op == "log_softmax":
