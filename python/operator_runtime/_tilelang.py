@@ -29,6 +29,7 @@ from __future__ import annotations
 import ctypes
 import importlib
 import os
+import pathlib
 import sys
 import threading
 import time
@@ -40,15 +41,7 @@ from .tensor import Tensor, describe
 NAME = "tilelang"
 SOURCE_ROOT_ENV = "OPRT_TILELANG_SOURCE_ROOT"
 
-# The Python module of each op's launcher (log_softmax shares softmax's).
-LAUNCHERS = {
-    "copy": "ops.copy.tilelang.launcher",
-    "vector_add": "ops.vector_add.tilelang.launcher",
-    "relu": "ops.elementwise.relu.tilelang.launcher",
-    "reduce_sum": "ops.reduce_sum.tilelang.launcher",
-    "softmax": "ops.softmax.tilelang.launcher",
-    "log_softmax": "ops.softmax.tilelang.launcher",
-}
+LAUNCHER_GLOB = "tilelang/launcher.py"  # under each op's folder; its OPS names the C operators it runs
 
 _state = {}  # "reason": why it is unavailable ("" when available), "torch", "tilelang"
 _lock = threading.Lock()
@@ -104,21 +97,45 @@ def _check(full: bool) -> str:
 
         if find_spec("tilelang") is None:
             return missing_tilelang % "no module named 'tilelang'"
-        try:
-            found = find_spec(LAUNCHERS["copy"]) is not None
-        except ImportError:
-            found = False
-        return "" if found else missing_kernels % ("no module named %r" % LAUNCHERS["copy"])
+        return "" if launcher_modules() else missing_kernels % ("no ops/**/%s on sys.path" % LAUNCHER_GLOB)
     try:
         import tilelang  # noqa: F401
     except Exception as e:  # noqa: BLE001
         return missing_tilelang % ("%s: %s" % (type(e).__name__, e))
     try:
-        importlib.import_module(LAUNCHERS["copy"])
+        if not launchers():
+            return missing_kernels % ("no ops/**/%s on sys.path" % LAUNCHER_GLOB)
     except Exception as e:  # noqa: BLE001
         return missing_kernels % ("%s: %s" % (type(e).__name__, e))
     _state["torch"] = torch
     return ""
+
+
+def launcher_modules() -> list:
+    """The module names of every op folder's TileLang launcher (ops/**/tilelang/launcher.py), found on the
+    `ops` package's path without importing them."""
+    from importlib.util import find_spec
+
+    try:
+        spec = find_spec("ops")
+    except ImportError:
+        return []
+    found = []
+    for root in (spec.submodule_search_locations or []) if spec else []:
+        for path in sorted(pathlib.Path(root).rglob(LAUNCHER_GLOB)):
+            found.append(".".join(("ops",) + path.relative_to(root).with_suffix("").parts))
+    return found
+
+
+def launchers() -> dict:
+    """C operator name -> its imported launcher module, from each launcher's OPS (imported once)."""
+    if "launchers" not in _state:
+        table = {}
+        for name in launcher_modules():
+            module = importlib.import_module(name)
+            table.update((op_name, module) for op_name in module.OPS)
+        _state["launchers"] = table
+    return _state["launchers"]
 
 
 def available() -> bool:
@@ -165,7 +182,7 @@ def kernel(key: tuple, build):
 
 def _variant_list():
     out = []
-    for module in sorted(set(LAUNCHERS.values())):
+    for module in sorted({m.__name__ for m in launchers().values()}):
         out += [(module, i) for i, _ in enumerate(importlib.import_module(module).variants())]
     return out
 
@@ -264,7 +281,7 @@ def _same_layout(out, x) -> bool:
 def _check_data(op, views) -> None:
     from .errors import BadStridesError, NullPointerError
 
-    names = op._names
+    names = op.names
     for k, v in enumerate(views):
         if 0 not in v.shape:
             if not v.ptr:
@@ -307,7 +324,7 @@ def as_torch(view):
 def run(op, out, views, attrs, impl=None):
     """One op call on tilelang: views are [out, inputs...] (already viewed by _dispatch)."""
     require()
-    _check_placement(views, op._names)
+    _check_placement(views, op.names)
     if impl is not None:
         raise NotSupportedError("the tilelang backend has one kernel per op; no variant %r" % impl)
     _validate(op, views, attrs)  # layouts and attributes, by the C library
@@ -316,7 +333,9 @@ def run(op, out, views, attrs, impl=None):
             raise NotSupportedError("dtype code %d is not supported by the tilelang backend" % v.dtype)
     _check_data(op, views)  # pointers: NULL, alignment, partial overlap of out with an input
     tensors = [as_torch(v) for v in views]
-    launcher = importlib.import_module(LAUNCHERS[op.name])
+    launcher = launchers().get(op.name)
+    if launcher is None:
+        raise NotSupportedError("%s has no TileLang kernel: its folder has no %s" % (op.name, LAUNCHER_GLOB))
     launcher.launch(op.name, tensors[0], tensors[1:], attrs)
     return out
 

@@ -15,6 +15,8 @@ from . import kernel
 
 THREADS = kernel.THREADS
 
+OPS = ("softmax", "log_softmax")  # the C operators it runs (_tilelang.launchers)
+
 
 def launch(name, out, inputs, attrs):
     (x,) = inputs

@@ -16,6 +16,8 @@ from operator_runtime import _tilelang as tl
 
 from . import kernel
 
+OPS = ("vector_add",)  # the C operators it runs (_tilelang.launchers)
+
 
 def _mode(t, shape):
     """(mode, tensor to pass) of an operand for a contiguous output of `shape`, or None (make it dense)."""
