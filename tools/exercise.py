@@ -16,7 +16,7 @@ of the reference with `// TODO(step N): <instruction>` at the same indentation, 
     #define OPRT_TODO_LEFT "<op>: kernel not implemented: edit <file> (N TODOs), then delete this line"
 
 at the top of the copy's kernel.cuh: the op's launcher starts with OPRT_RETURN_IF_TODO_LEFT()
-(ops/common/cuda_dialect/todo.h), so until that line goes every call fails with NOT_SUPPORTED and that
+(ops/runtime/todo.h), so until that line goes every call fails with NOT_SUPPORTED and that
 text. The copy is made from the reference each time, so it never drifts from it. With
 --//tools:kernels=exercise, tools/operator.bzl compiles exercise/ instead of nvidia/ for the NVIDIA and
 the MetaX build of every op that has one; docs/learners-guide.md ("Exercise mode") is the guide.

@@ -34,7 +34,9 @@ fi
 # The scratch copy: what git would commit from this tree (modified files as they are), plus your Bazel settings.
 rm -rf "$SCRATCH" && mkdir -p "$SCRATCH"
 (cd "$ROOT" && git ls-files -z -co --exclude-standard | tar --null -T - --ignore-failed-read -cf - 2>/dev/null) | tar -xf - -C "$SCRATCH"
-for f in user.bazelrc .bazelrc.generated; do [ -f "$ROOT/$f" ] && cp "$ROOT/$f" "$SCRATCH/"; done
+# user.bazelrc without its startup lines: a scratch workspace needs its own output base (CI pins CI's there).
+[ -f "$ROOT/.bazelrc.generated" ] && cp "$ROOT/.bazelrc.generated" "$SCRATCH/"
+[ -f "$ROOT/user.bazelrc" ] && grep -v '^startup' "$ROOT/user.bazelrc" > "$SCRATCH/user.bazelrc"
 say "scratch copy $SCRATCH, emulator SDK $SDK"
 cd "$SCRATCH" || result FAIL "no scratch copy"
 

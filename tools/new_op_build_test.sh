@@ -15,7 +15,9 @@ fail() { echo "new_op_build_test: FAILED: $*"; exit 1; }
 # The working tree as it is (tracked and untracked, not ignored), committed in a fresh repository.
 mkdir "$SCRATCH/ws"
 (cd "$ROOT" && git ls-files -co --exclude-standard -z | xargs -0 -I{} cp --parents -P {} "$SCRATCH/ws/" 2>/dev/null || true)
-for f in .bazelrc.generated user.bazelrc; do [ -f "$ROOT/$f" ] && cp "$ROOT/$f" "$SCRATCH/ws/"; done
+# Your Bazel settings, but not user.bazelrc's startup lines: the scratch workspace needs its own output base.
+[ -f "$ROOT/.bazelrc.generated" ] && cp "$ROOT/.bazelrc.generated" "$SCRATCH/ws/"
+[ -f "$ROOT/user.bazelrc" ] && grep -v '^startup' "$ROOT/user.bazelrc" > "$SCRATCH/ws/user.bazelrc"
 cd "$SCRATCH/ws"
 git init -q && git add -A && git -c user.name=ci -c user.email=ci@localhost commit -qm scratch
 
@@ -34,7 +36,7 @@ changed=$(git status --porcelain | grep -v '^?? ops/scratch_' || true)
 
 targets=()
 for kind in "${KINDS[@]}"; do targets+=("//ops/scratch_$kind/..."); done
-./bazelw build "$@" "${targets[@]}" //include:operator_runtime > "$SCRATCH/build.log" 2>&1 || { tail -40 "$SCRATCH/build.log"; fail "CPU build"; }
+./bazelw build "$@" "${targets[@]}" //include:umbrella_header > "$SCRATCH/build.log" 2>&1 || { tail -40 "$SCRATCH/build.log"; fail "CPU build"; }
 for kind in "${KINDS[@]}"; do
   grep -q "operator_runtime/ops/scratch_$kind.h" bazel-bin/include/operator_runtime/operator_runtime.h || fail "scratch_$kind not in the umbrella header"
 done

@@ -27,7 +27,7 @@ struct AxisPlan {
 };
 
 // Where row r starts in x and in y (element offsets).
-OPRT_HOST_DEVICE inline void row_start(const AxisPlan &plan, int64_t r, int64_t *x_offset, int64_t *y_offset) {
+OPRT_HOST_DEVICE void row_start(const AxisPlan &plan, int64_t r, int64_t *x_offset, int64_t *y_offset) {
   int64_t x_at = 0, y_at = 0;
   for (int32_t d = plan.other_ndim - 1; d >= 0; --d) {
     const int64_t i = r % plan.other_shape[d];

@@ -5,7 +5,7 @@
 #define OPS_COPY_NVIDIA_KERNEL_CUH_
 
 #include "ops/common/cuda_dialect/elementwise.cuh"
-#include "ops/common/cuda_dialect/todo.h"
+#include "ops/runtime/todo.h"
 #include "ops/copy/copy.h"
 
 namespace oprt::gpu {

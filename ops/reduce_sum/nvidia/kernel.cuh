@@ -26,7 +26,7 @@
 #include "ops/common/cuda_dialect/reduce.cuh"
 #include "ops/common/cuda_dialect/runtime_api.h"
 #include "ops/common/cuda_dialect/strided_copy.cuh"
-#include "ops/common/cuda_dialect/todo.h"
+#include "ops/runtime/todo.h"
 #include "ops/reduce_sum/reduce_sum.h"
 
 namespace oprt::gpu {

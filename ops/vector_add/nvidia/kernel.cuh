@@ -4,7 +4,7 @@
 #define OPS_VECTOR_ADD_NVIDIA_KERNEL_CUH_
 
 #include "ops/common/cuda_dialect/elementwise.cuh"
-#include "ops/common/cuda_dialect/todo.h"
+#include "ops/runtime/todo.h"
 #include "ops/vector_add/vector_add.h"
 
 namespace oprt::gpu {

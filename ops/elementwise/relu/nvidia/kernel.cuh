@@ -3,7 +3,7 @@
 #define OPS_ELEMENTWISE_RELU_NVIDIA_KERNEL_CUH_
 
 #include "ops/common/cuda_dialect/elementwise.cuh"
-#include "ops/common/cuda_dialect/todo.h"
+#include "ops/runtime/todo.h"
 #include "ops/elementwise/relu/relu.h"
 
 namespace oprt::gpu {
