@@ -30,7 +30,7 @@
 #include "ops/common/cuda_dialect/reduce.cuh"
 #include "ops/common/cuda_dialect/runtime_api.h"
 #include "ops/common/cuda_dialect/strided_copy.cuh"
-#include "ops/common/cuda_dialect/todo.h"
+#include "ops/runtime/todo.h"
 #include "ops/softmax/softmax.h"
 #include "row_math.cuh"
 #include "split_rows.cuh"
