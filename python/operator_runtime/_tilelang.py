@@ -406,6 +406,23 @@ def output_buffer(out):
     return _state["torch"].empty(out.shape, dtype=out.dtype, device=out.device), out
 
 
+def unary_buffers(out, x):
+    """(src, dst, after) of an elementwise op from x into out, as dense 1-D tensors: x and out of the same dense
+    storage (in place included) run over it; otherwise x is made dense (broadcast to out's shape) and the kernel
+    writes a dense buffer that finish(dst, after) copies into a strided out."""
+    if same_dense_storage([out, x]):
+        return flat(x), flat(out), None
+    buffer, after = output_buffer(out)
+    return dense(x, out.shape).reshape(-1), buffer.view(-1), after
+
+
+def vector_width(n: int, *tensors) -> int:
+    """Elements per load of a kernel over n elements of these tensors: a 16-byte vector when n is a multiple
+    of it and every tensor is 16-byte aligned, else 1."""
+    vec = vec_of(tensors[0].dtype)
+    return vec if n % vec == 0 and aligned(*tensors) else 1
+
+
 def finish(buffer, out_after) -> None:
     if out_after is not None:
         out_after.copy_(buffer.view(out_after.shape))

@@ -18,12 +18,7 @@ def launch(name, out, inputs, attrs):
     n = out.numel()
     if n == 0:
         return
-    if tl.same_dense_storage([out, x]):
-        src, dst, after = tl.flat(x), tl.flat(out), None
-    else:
-        src = tl.dense(x, out.shape).reshape(-1)
-        buffer, after = tl.output_buffer(out)
-        dst = buffer.view(-1)
+    src, dst, after = tl.unary_buffers(out, x)
     run_flat(src, dst)
     tl.finish(dst, after)
 
@@ -31,9 +26,7 @@ def launch(name, out, inputs, attrs):
 def run_flat(src, dst):
     """dst[:] = src[:] for two 1-D dense tensors of one dtype."""
     n = dst.numel()
-    vec = tl.vec_of(dst.dtype)
-    if n % vec or not tl.aligned(src, dst):
-        vec = 1
+    vec = tl.vector_width(n, src, dst)
     dtype = tl.dtype_name(dst.dtype)
     k = tl.kernel(("copy", dtype, vec), lambda: kernel.copy_kernel(dtype, vec))
     k(src.view(n // vec, vec), dst.view(n // vec, vec))

@@ -17,15 +17,8 @@ def launch(name, out, inputs, attrs):
     n = out.numel()
     if n == 0:
         return
-    if tl.same_dense_storage([out, x]):
-        src, dst, after = tl.flat(x), tl.flat(out), None
-    else:
-        src = tl.dense(x).reshape(-1)
-        buffer, after = tl.output_buffer(out)
-        dst = buffer.view(-1)
-    vec = tl.vec_of(dst.dtype)
-    if n % vec or not tl.aligned(src, dst):
-        vec = 1
+    src, dst, after = tl.unary_buffers(out, x)
+    vec = tl.vector_width(n, src, dst)
     dtype = tl.dtype_name(dst.dtype)
     k = tl.kernel(("gelu", dtype, vec, tanh_form), lambda: kernel.gelu_kernel(dtype, vec, tanh_form))
     k(src.view(n // vec, vec), dst.view(n // vec, vec))

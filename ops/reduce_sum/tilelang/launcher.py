@@ -39,9 +39,7 @@ def launch(name, out, inputs, attrs):
         x2 = x2.contiguous()
     buffer, after = tl.output_buffer(out)
     dst = buffer.view(m, 1)
-    vec = tl.vec_of(x.dtype)
-    if n % vec or not tl.aligned(x2):
-        vec = 1
+    vec = tl.vector_width(n, x2)
     nv = n // vec
     target = 4 * tl.sm_count()
     s = 1

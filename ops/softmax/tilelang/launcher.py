@@ -41,9 +41,7 @@ def launch(name, out, inputs, attrs):
 
         y2 = torch.empty((m, n), dtype=out.dtype, device=out.device)
         after = om
-    vec = tl.vec_of(x.dtype)
-    if n % vec or not tl.aligned(x2, y2):
-        vec = 1
+    vec = tl.vector_width(n, x2, y2)
     nv = n // vec
     x3, y3 = x2.view(m, nv, vec), y2.view(m, nv, vec)
     dtype = tl.dtype_name(x.dtype)
