@@ -3,7 +3,8 @@
 The toolkit is found from $CUDA_PATH, then nvcc on PATH, then /usr/local/cuda. Without one, the
 repository still exists (so analysis of --config=nvidia works everywhere) and every CUDA compile
 fails with one line saying how to point the build at a toolkit.
-Archs: --//tools:cuda_archs=90 (default; sm_90 cubin + compute_90 PTX), e.g. =80,90 for two cubins.
+Archs: --//tools:cuda_archs=90 (default; sm_90 cubin + compute_90 PTX), e.g. =80,90 for two cubins,
+=89 for an L40, =compute_80 for compute_80 PTX only (the driver JIT-compiles it for the GPU it runs on).
 """
 
 load("//tools:device_library.bzl", "device_library_rule", "write_missing_toolkit")

@@ -28,11 +28,16 @@ def _compile_flags(ctx, compilation_context, cc_toolchain):
         args += [ctx.attr._host_compiler_flag, cc_toolchain.compiler_executable]
     archs = [a.strip() for a in ctx.attr._archs[BuildSettingInfo].value.split(",") if a.strip()] if ctx.attr._archs else []
     if ctx.attr._arch_style == "gencode":  # nvcc
-        for arch in archs:
+        # NN: a cubin for sm_NN. compute_NN: PTX only, JIT-compiled by the driver for the GPU it meets.
+        cubins = [arch for arch in archs if not arch.startswith("compute_")]
+        ptx = [arch[len("compute_"):] for arch in archs if arch.startswith("compute_")]
+        for arch in cubins:
             args += ["-gencode", "arch=compute_{0},code=sm_{0}".format(arch)]
-        if archs:
+        if cubins and not ptx:
             # PTX of the newest arch as well, so later GPUs can JIT-compile it.
-            args += ["-gencode", "arch=compute_{0},code=compute_{0}".format(sorted(archs, key = int)[-1])]
+            ptx = [sorted(cubins, key = int)[-1]]
+        for arch in ptx:
+            args += ["-gencode", "arch=compute_{0},code=compute_{0}".format(arch)]
     else:  # clang-style drivers (mxcc): one --offload-arch per target
         args += ["--offload-arch=" + arch for arch in archs]
     for path in ["."] + compilation_context.includes.to_list() + compilation_context.quote_includes.to_list():
@@ -118,7 +123,8 @@ def device_library_rule(
 
     host_copt_prefix: what goes before each host_copts flag ("-Xcompiler=" for nvcc; "" for mxcc, a clang
     driver that compiles host code itself). archs: a string_flag of comma-separated targets; arch_style
-    "gencode" (nvcc: a cubin per SM plus PTX of the newest) or "offload" (--offload-arch=ARCH each).
+    "gencode" (nvcc: a cubin per SM plus PTX of the newest; compute_NN entries ask for PTX only) or
+    "offload" (--offload-arch=ARCH each).
     """
     attrs = {
         "srcs": attr.label_list(allow_files = extensions, doc = "Device sources, one compile action each."),

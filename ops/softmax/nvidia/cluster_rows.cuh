@@ -1,7 +1,9 @@
 // Softmax tier 4, too few rows for the shared-memory tier, or rows longer than one block's shared
 // memory: a cluster of kClusterBlocks blocks per row, each caching its part of the row; the parts' max
 // and sum of exponentials are combined through distributed shared memory, so x is read once in one
-// kernel. NVIDIA only (MACA has no clusters).
+// kernel. NVIDIA only (MACA has no clusters), and Hopper (sm_90) or newer: code compiled for an older
+// architecture (an sm_80 or sm_89 cubin, compute_80 PTX) has an empty, trapping body here, and the
+// dispatcher never picks this tier where the loaded code is such (kernel.cuh: cluster_tier_available).
 #ifndef OPS_SOFTMAX_NVIDIA_CLUSTER_ROWS_CUH_
 #define OPS_SOFTMAX_NVIDIA_CLUSTER_ROWS_CUH_
 
@@ -28,6 +30,9 @@ namespace oprt::gpu::softmax_detail {
 template <class T, int P, int kBlockThreads>
 __global__ void __launch_bounds__(kBlockThreads)
     softmax_rows_in_cluster(const T *x, T *y, int64_t cols, int64_t chunk, bool log) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+  __trap();  // no clusters before sm_90; the dispatcher does not launch this kernel there
+#else
   namespace cg = cooperative_groups;
   using C = ComputeType<T>;
   using Vec = Pack<T, P>;
@@ -51,6 +56,7 @@ __global__ void __launch_bounds__(kBlockThreads)
   write_normalized<kBlockThreads>(cache, reinterpret_cast<Vec *>(y + row * cols + begin), packs,
                                   Normalizer<C>(total.max, total.sum, log));
   cluster.barrier_wait();  // ...and keeps its own readable until every block has read them
+#endif
 }
 #endif
 

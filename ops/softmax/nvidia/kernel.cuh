@@ -65,6 +65,24 @@ oprt_status_t launch_rows_in_shared(const T *x, T *y, int64_t rows, int64_t cols
 template <class T, int P>
 oprt_status_t launch_rows_in_cluster(const T *x, T *y, int64_t rows, int64_t cols, int64_t chunk, bool log,
                                      oprt_stream_t stream);
+
+// Whether the current device runs kKernel from code compiled for sm_90 or newer (PTX version >= 90):
+// only such code has the cluster kernel's body. False for a build without sm_90 code (cuda_archs=80 or
+// 89), for compute_80 PTX JIT-compiled on an H200 (its __CUDA_ARCH__ was 800), and on devices below
+// sm_90 (they cannot load sm_90 code). Asked once per device and kernel.
+template <auto kKernel>
+Error query_hopper_code(int, bool *has) {
+  OPRT_GPU(FuncAttributes) attributes = {};
+  const Error error = OPRT_GPU(FuncGetAttributes)(&attributes, reinterpret_cast<const void *>(kKernel));
+  *has = error == OPRT_GPU(Success) && attributes.ptxVersion >= 90;
+  return error;
+}
+
+template <class T, int P>
+oprt_status_t cluster_tier_available(bool *available) {
+  return once_per_device<bool, query_hopper_code<softmax_rows_in_cluster<T, P, kThreads>>>(
+      available, "querying the architecture of softmax's cluster kernel");
+}
 #endif
 template <class T, int P>
 oprt_status_t launch_rows_in_parts(const T *x, T *y, int64_t rows, int64_t cols, void *stats_buffer, bool log,
@@ -100,10 +118,12 @@ oprt_status_t softmax_rows(const T *x, T *y, int64_t rows, int64_t cols, void *s
   }
 #if !defined(__MACACC__)
   // cluster_rows.cuh: a part of the row per block of a cluster fits in shared memory, the clusters fill
-  // the SMs. Parts are whole packs, so every part starts aligned.
+  // the SMs, and the loaded code is sm_90's. Parts are whole packs, so every part starts aligned.
   const int64_t chunk = ceil_div(ceil_div(cols, kClusterBlocks), P) * P;
   if (rows * kClusterBlocks >= limits.sm_count && static_cast<size_t>(chunk) * sizeof(T) <= usable) {
-    return launch_rows_in_cluster<T, P>(x, y, rows, cols, chunk, log, stream);
+    bool available = false;
+    OPRT_RETURN_IF_ERROR((cluster_tier_available<T, P>(&available)));
+    if (available) return launch_rows_in_cluster<T, P>(x, y, rows, cols, chunk, log, stream);
   }
 #endif
   // split_rows.cuh: everything else.
