@@ -39,8 +39,23 @@ REPO = pathlib.Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:  # run from a checkout without Bazel
     sys.path.insert(0, str(REPO))
 
+os.environ.setdefault("KINETO_LOG_LEVEL", "5")  # the CUDA profiler's per-session STAGE lines, off (before torch loads)
+
 import operator_runtime as oprt  # noqa: E402
 from operator_runtime import benchmark, testing  # noqa: E402
+
+if not hasattr(benchmark, "DeviceTimer") and (REPO / "python" / "operator_runtime" / "benchmark.py").exists():
+    # an installed wheel older than this checkout's run_ops: take the checkout's benchmark module (pure
+    # Python; it only needs the installed package's _backends)
+    import importlib.util
+
+    _spec = importlib.util.spec_from_file_location("operator_runtime.benchmark",
+                                                   REPO / "python" / "operator_runtime" / "benchmark.py")
+    benchmark = importlib.util.module_from_spec(_spec)
+    sys.modules["operator_runtime.benchmark"] = benchmark
+    _spec.loader.exec_module(benchmark)
+    print("run_ops: the installed operator_runtime's benchmark module predates this run_ops; using %s"
+          % _spec.origin, file=sys.stderr)
 
 FLAGS = flags.FLAGS
 flags.DEFINE_string("op", "all", "public op names, comma-separated (copy, vector_add, relu, reduce_sum, softmax, "
@@ -214,7 +229,7 @@ def logical_op(torch, op_name, kwargs):
     if op_name == "copy":
         return lambda x: x.clone()
     if op_name == "relu":
-        return torch.relu
+        return lambda x: torch.relu(x)
     if op_name == "vector_add":
         return lambda a, b: a + b
     raise KeyError(op_name)

@@ -202,7 +202,9 @@ def _event_times(profiler, device_type, annotated=False):
         if annotated:
             if e.name() not in (ANNOTATION, "aten::bitwise_not_"):
                 continue
-        elif e.is_user_annotation() or e.name() in ("Context Sync", "cudaDeviceSynchronize"):
+        elif (getattr(e, "is_user_annotation", lambda: False)()
+              or getattr(e, "activity_type", lambda: "")() == "gpu_user_annotation"
+              or e.name() in ("Context Sync", "cudaDeviceSynchronize")):
             continue
         if hasattr(e, "start_ns"):
             out.append((e.name(), e.start_ns(), e.duration_ns()))
@@ -229,12 +231,15 @@ class DeviceTimer:
         from torch.profiler import ProfilerActivity
         from torch.autograd import DeviceType
 
-        self.activity = ProfilerActivity.CPU if self.annotated else ProfilerActivity.CUDA
+        self.activities = [ProfilerActivity.CPU] if self.annotated else [ProfilerActivity.CUDA]
         self.device_type = DeviceType.CPU if self.annotated else DeviceType.CUDA
         self.flush_buffer = torch.empty(flush_bytes, dtype=torch.uint8, device=device)
         self.flush_buffer.zero_()
         self.flush_names = set()
         self.flush_names = {name for name, _, _ in self._trace(lambda: None, 1, split=False, wrap=False)}
+        if not self.flush_names and not self.annotated:  # a torch whose kineto wants CPU activity too
+            self.activities = [ProfilerActivity.CPU, ProfilerActivity.CUDA]
+            self.flush_names = {name for name, _, _ in self._trace(lambda: None, 1, split=False, wrap=False)}
         if not self.flush_names:
             raise RuntimeError("the profiler recorded no device activity for the L2 flush: is CUPTI usable?")
 
@@ -245,9 +250,17 @@ class DeviceTimer:
         if self.device != "cpu":
             self.torch.cuda.synchronize()
 
-    def _trace(self, fn, calls, split=True, wrap=True):
+    def _profiler(self):
         from torch.profiler import profile
 
+        return profile(activities=self.activities)
+
+    def _events(self, prof):
+        return _event_times(prof, self.device_type, self.annotated)
+
+    def _trace(self, fn, calls, split=True, wrap=True):
+        """Runs flush + fn `calls` times under the profiler; per-call (device_us, kernel names), or the
+        raw events (split=False)."""
         if self.annotated and wrap:
             from torch.profiler import record_function
 
@@ -255,12 +268,12 @@ class DeviceTimer:
                 with record_function(ANNOTATION):
                     fn()
         self.synchronize()
-        with profile(activities=[self.activity]) as prof:
+        with self._profiler() as prof:
             for _ in range(calls):
                 self.flush()
                 fn()
             self.synchronize()
-        events = _event_times(prof, self.device_type, self.annotated)
+        events = self._events(prof)
         if not split:
             return events
         return split_calls(events, lambda name: name in self.flush_names, calls)
