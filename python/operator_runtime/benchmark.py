@@ -71,28 +71,31 @@ def pct_of_peak(nbytes: int, us: float, peak_gbps) -> float | None:
     return 100.0 * gbps(nbytes, us) / peak_gbps if peak_gbps else None
 
 
-def split_calls(events, is_marker, expected_calls: int):
+def split_calls(events, is_marker, expected_calls: int, markers_per_flush: int = 1):
     """Per-call device activity from a profiler trace in which every timed call follows one flush.
 
     events: (name, start_ns, duration_ns) of device activities in any order; is_marker(name) says which
-    belong to the flush. Activities are taken in start order; each run of marker activities starts a new
-    call and the non-marker activities up to the next marker belong to it. Returns [(device_us, [kernel
-    names])], one per call; ValueError when the number of calls is not `expected_calls`, an activity comes
+    belong to the flush, which launches markers_per_flush of them. Activities are taken in start order;
+    each flush starts a new call and the non-marker activities up to the next flush belong to it. Returns
+    [(device_us, [kernel names])], one per call; ValueError when the trace holds other than
+    expected_calls flushes (a call that launched a kernel of the flush's name too), an activity comes
     before the first flush, or a call launched nothing."""
-    calls, in_marker = [], False
-    for name, start, duration in sorted(events, key=lambda e: e[1]):
+    ordered = sorted(events, key=lambda e: e[1])
+    markers = sum(1 for name, _, _ in ordered if is_marker(name))
+    if markers != expected_calls * markers_per_flush:
+        raise ValueError("found %d flush activities in the trace, expected %d (%d calls x %d)" % (
+            markers, expected_calls * markers_per_flush, expected_calls, markers_per_flush))
+    calls, seen = [], 0
+    for name, start, duration in ordered:
         if is_marker(name):
-            if not in_marker:
+            if seen % markers_per_flush == 0:
                 calls.append([0, []])
-            in_marker = True
+            seen += 1
             continue
-        in_marker = False
         if not calls:
             raise ValueError("device activity %r before the first flush" % name)
         calls[-1][0] += duration
         calls[-1][1].append(name)
-    if len(calls) != expected_calls:
-        raise ValueError("found %d flushes in the trace, expected %d" % (len(calls), expected_calls))
     empty = sum(1 for _, names in calls if not names)
     if empty:
         raise ValueError("%d of %d calls launched no device activity between flushes" % (empty, len(calls)))
@@ -236,10 +239,12 @@ class DeviceTimer:
         self.flush_buffer = torch.empty(flush_bytes, dtype=torch.uint8, device=device)
         self.flush_buffer.zero_()
         self.flush_names = set()
-        self.flush_names = {name for name, _, _ in self._trace(lambda: None, 1, split=False, wrap=False)}
-        if not self.flush_names and not self.annotated:  # a torch whose kineto wants CPU activity too
+        flush_events = self._trace(lambda: None, 1, split=False, wrap=False)
+        if not flush_events and not self.annotated:  # a torch whose kineto wants CPU activity too
             self.activities = [ProfilerActivity.CPU, ProfilerActivity.CUDA]
-            self.flush_names = {name for name, _, _ in self._trace(lambda: None, 1, split=False, wrap=False)}
+            flush_events = self._trace(lambda: None, 1, split=False, wrap=False)
+        self.flush_names = {name for name, _, _ in flush_events}
+        self.markers_per_flush = len(flush_events)
         if not self.flush_names:
             raise RuntimeError("the profiler recorded no device activity for the L2 flush: is CUPTI usable?")
 
@@ -276,7 +281,7 @@ class DeviceTimer:
         events = self._events(prof)
         if not split:
             return events
-        return split_calls(events, lambda name: name in self.flush_names, calls)
+        return split_calls(events, lambda name: name in self.flush_names, calls, self.markers_per_flush)
 
     def estimate_s(self, fn, calls=3) -> float:
         """Seconds per flush + call + synchronize, from a few calls (also a warm-up)."""
