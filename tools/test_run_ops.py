@@ -314,6 +314,22 @@ def test_peers_run_only_the_same_logical_op():
     assert compiled == (skipped.compile_absent or "absent: skipped")  # without torch._dynamo: that reason
 
 
+def test_a_failing_implementation_is_a_row_entry_not_the_end_of_the_run():
+    run_ops = _run_ops_module()
+
+    def broken():
+        raise RuntimeError("CuTe DSL: shared memory exceeds 227 KB\nmore text")
+
+    result, m = run_ops._measure_impl(FakeTimer(FakeDevice(lambda i: [("k", 1_000)])), None, broken, [], None, 8, 1.0)
+    assert result == {"status": "error: RuntimeError: CuTe DSL: shared memory exceeds 227 KB"} and m is None
+    bad = FakeTimer(FakeDevice(lambda i: [(FLUSH, 1_000), ("k", 1_000)]))  # fails while timing
+    result, m = run_ops._measure_impl(bad, None, bad.fake.fn, [], None, 8, 1.0)
+    assert result["status"].startswith("error: ValueError: found") and m is None
+    good = FakeTimer(FakeDevice(lambda i: [("k", 4_000)]))
+    result, m = run_ops._measure_impl(good, None, good.fake.fn, [], None, 8_000, 1.0)
+    assert result["status"] == "ok" and result["device_us"]["p50"] == 4.0 and result["pct_peak"] == pytest.approx(200.0)
+
+
 def test_device_bench_self_test_writes_the_report(tmp_path):
     """The device benchmark's whole code path on the CPU (torch CPU tensors, CPU profiler): rows, impls,
     summary, the JSON's machine/versions/command, and its chart."""
