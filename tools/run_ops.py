@@ -90,6 +90,10 @@ flags.DEFINE_enum("matrix", "issue11", ["issue11", "cases"], "device benchmark s
                   "64M and 256M elements; f16, bf16, f32), or each op's BENCH_CASES")
 flags.DEFINE_list("peers", ["torch_eager", "torch_compile", "liger", "quack"], "device benchmark peers "
                   "(each absent when it does not import or does not do the row's op)")
+flags.DEFINE_integer("precompile_workers", 8, "device benchmark: processes that make the first call of every "
+                     "row's compiling peers (torch.compile, Liger, QuACK) at once before timing starts, so that "
+                     "the timed run finds their on-disk caches warm (0: off)")
+flags.DEFINE_float("precompile_timeout_s", 100, "device benchmark: the most seconds those processes may take")
 flags.DEFINE_boolean("bench_self_test", False, "run the device benchmark's code on the CPU (torch CPU tensors, "
                      "the CPU profiler, shapes shrunk to --max_bench_elements, default 65536): checks the "
                      "harness without a GPU; the numbers mean nothing")
@@ -276,12 +280,7 @@ class Peers:
             try:
                 import torch._dynamo as dynamo
 
-                for name in ("recompile_limit", "cache_size_limit", "accumulated_recompile_limit",
-                             "accumulated_cache_size_limit"):
-                    if hasattr(dynamo.config, name):
-                        setattr(dynamo.config, name, 4096)
-                if hasattr(dynamo.config, "automatic_dynamic_shapes"):
-                    dynamo.config.automatic_dynamic_shapes = False
+                _configure_dynamo(dynamo)
                 self.dynamo = dynamo
             except Exception as error:  # noqa: BLE001
                 self.compile_absent = "absent: " + _reason(error)
@@ -321,6 +320,80 @@ class Peers:
             else:
                 out["quack"] = self.quack
         return out
+
+
+def _configure_dynamo(dynamo):
+    """Recompile limits far above the rows of a run, static shapes, and Inductor's autotuning done in the
+    process that times the kernels (never taken from the cache that the precompile workers, busy on the
+    same GPU at once, would leave behind); the same settings in the workers keep the cache keys equal."""
+    try:
+        import torch._inductor.config as inductor_config
+
+        if hasattr(inductor_config, "autotune_local_cache"):
+            inductor_config.autotune_local_cache = False
+    except ImportError:
+        pass
+    for name in ("recompile_limit", "cache_size_limit", "accumulated_recompile_limit", "accumulated_cache_size_limit"):
+        if hasattr(dynamo.config, name):
+            setattr(dynamo.config, name, 4096)
+    if hasattr(dynamo.config, "automatic_dynamic_shapes"):
+        dynamo.config.automatic_dynamic_shapes = False
+
+
+def _precompile_row(device, peers, op_name, shapes, dtype, attrs):
+    """In a worker process: the first call of each compiling peer of one row -- torch.compile (Inductor),
+    Liger's Triton kernel, QuACK's CuTe-DSL kernel -- which fills their on-disk caches (FX graphs, Triton
+    and CuTe binaries) for the main process. Returns (seconds, [errors])."""
+    os.environ.setdefault("TORCHINDUCTOR_COMPILE_THREADS", "1")
+    import torch
+    import torch._dynamo as dynamo
+
+    _configure_dynamo(dynamo)
+    t0, errors = time.time(), []
+    inputs = [torch.randn(s, dtype=getattr(torch, dtype), device=device) for s in shapes]
+    row = Peers(torch, [p for p in peers if p != "torch_eager"]).for_row(
+        op_name, dict(attrs), len(shapes[0]), shapes[0][-1])
+    for name, fn in row.items():
+        if callable(fn):
+            try:
+                fn(*inputs)
+            except Exception as error:  # noqa: BLE001 - the main process meets (and reports) it again
+                errors.append("%s: %s" % (name, _reason(error)))
+    if device != "cpu":
+        torch.cuda.synchronize()
+    return time.time() - t0, errors
+
+
+def precompile(device, work, peers, workers, timeout_s):
+    """The compiling peers' first calls for every row, in `workers` processes at once, before anything is
+    timed (their kernels never overlap a measurement); at most timeout_s. Returns a line for the report."""
+    peers = [p for p in peers if p in ("torch_compile", "liger", "quack")]
+    if workers <= 0 or not work or not peers:
+        return "off"
+    import concurrent.futures
+    import multiprocessing
+
+    t0 = time.time()
+    pool = concurrent.futures.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+    futures = [pool.submit(_precompile_row, device, peers, sel.name, [list(s) for s in case.shapes], case.dtype,
+                           case.attrs) for sel, case in work]
+    done, pending = concurrent.futures.wait(futures, timeout=timeout_s)
+    errors = []
+    for f in done:
+        try:
+            errors += f.result()[1]
+        except Exception as error:  # noqa: BLE001 - e.g. a worker that died: the main process compiles it
+            errors.append(_reason(error))
+    if pending:
+        for f in pending:
+            f.cancel()
+        for process in list(getattr(pool, "_processes", {}).values()):  # the workers this run started
+            process.terminate()
+    pool.shutdown(wait=not pending)
+    return "%d of %d rows (%s) in %d processes, %.0f s%s%s" % (
+        len(done), len(futures), ", ".join(peers), workers, time.time() - t0,
+        "; cut short by --precompile_timeout_s" if pending else "",
+        "; %d failed" % len(errors) if errors else "")
 
 
 def max_rel_err(torch, out, ref) -> float:
@@ -383,11 +456,13 @@ def _write_json(path, report):
 
 def _measure_impl(timer, torch, fn, inputs, ref, nbytes, peak):
     """One implementation on one row: warm-up (compiles), the output checked against eager's, timings."""
+    t0 = time.time()
     try:
         out = fn(*inputs)
         timer.synchronize()
     except Exception as error:  # noqa: BLE001 - a failing implementation is a row entry, not the end of the run
         return {"status": "error: " + _reason(error)}, None
+    first_call_s = time.time() - t0
     try:
         err = max_rel_err(torch, out, ref) if ref is not None else None
     except Exception as error:  # noqa: BLE001 - e.g. an output of another type; timed all the same
@@ -399,6 +474,7 @@ def _measure_impl(timer, torch, fn, inputs, ref, nbytes, peak):
         return {"status": "error: " + _reason(error)}, None
     result = benchmark.impl_summary(m["device_us"], m["wall_us"], m["event_us"], m["kernels"], nbytes, peak)
     result["kernels_per_call"] = m["kernels_per_call"]
+    result["first_call_s"] = first_call_s  # compiles (torch.compile, Triton, CuTe DSL) happen here
     if isinstance(err, str):
         result["max_rel_err_vs_eager"] = err
     elif err is not None:
@@ -431,6 +507,14 @@ def run_bench(selection, backend, json_path=None, device="cuda"):
         work = [(by_name[op], case) for op, case in _issue11_matrix() if op in by_name and by_name[op].owns(case)]
     else:
         work = [(sel, case) for sel in selection for case in getattr(sel.module, "BENCH_CASES", []) if sel.owns(case)]
+    plan, seen = [], set()  # (sel, case as run, case as listed): shrunk by --max_bench_elements, no shape twice
+    for sel, original in work:
+        case = _shrunk(original, FLAGS.max_bench_elements) if FLAGS.max_bench_elements else original
+        case = original if case.id == original.id else case
+        if (sel.name, case.id) not in seen:
+            seen.add((sel.name, case.id))
+            plan.append((sel, case, original))
+    work = [(sel, case) for sel, case, _ in plan]
     wanted = [p for p in PEERS if p in FLAGS.peers] if FLAGS.torch else []
     settings = dict(device=device, repeats=FLAGS.repeats or 50, min_repeats=min(FLAGS.min_repeats, FLAGS.repeats or 50),
                     budget_s=FLAGS.measure_budget_s,
@@ -446,6 +530,15 @@ def run_bench(selection, backend, json_path=None, device="cuda"):
         timer = benchmark.EventTimer(torch, **settings)
     peak = timer.copy_peak(1 << 30 if device == "cuda" else 1 << 22)
     peers = Peers(torch, wanted)
+    compiling = [p for p in wanted if p in ("torch_compile", "liger", "quack")
+                 and not (p == "torch_compile" and peers.compile_absent) and not (p == "liger" and peers.liger is None)
+                 and not (p == "quack" and peers.quack is None)]
+    precompiled = "off"
+    if compiling and FLAGS.precompile_workers > 0:
+        progress("compiling %s for %d rows in %d processes ..." % (", ".join(compiling), len(work),
+                                                                  FLAGS.precompile_workers))
+        precompiled = precompile(device, work, compiling, FLAGS.precompile_workers, FLAGS.precompile_timeout_s)
+        progress("  " + precompiled)
     versions = benchmark.package_versions()
     report = {
         "schema": "operator_runtime.bench.device/2",
@@ -463,6 +556,9 @@ def run_bench(selection, backend, json_path=None, device="cuda"):
             "ratio": "best peer p50 device time / ours (>= 1.00: we lead)",
             "peak": "torch copy_ of 1 GiB, bytes read + written / p50 device time",
             "matrix": FLAGS.matrix, "peers": wanted, "time_budget_s": FLAGS.time_budget_s,
+            "torch_compile": "torch.compile(fn, dynamic=False, fullgraph=True), dynamo reset per row, recompile "
+                             "limits 4096, Inductor's autotuning in this process; first call (compile) untimed",
+            "precompiled": precompiled,
         },
         "peak_copy": peak, "peak_copy_GBps": peak["GBps"], "timing": timing,
         "l2_flush_bytes": int(timer.flush_buffer.numel()), "repeats": timer.repeats,
@@ -472,7 +568,7 @@ def run_bench(selection, backend, json_path=None, device="cuda"):
         backend, report["machine"].get("gpu") or report["machine"].get("device"), len(work), ", ".join(wanted) or "none"),
         flush=True)
     print("versions: " + ", ".join("%s %s" % (k, v or "absent") for k, v in versions.items()))
-    print("timing: " + timing)
+    print("timing: " + timing + "; peers compiled beforehand: " + precompiled)
     print("measured copy peak: %.0f GB/s (torch copy_ of %d MiB, p50 device time %.1f us); L2 flush %d MB before "
           "every timed call; device time p50 of %d calls (>= %d), wall = one call + synchronize" % (
               peak["GBps"], peak["bytes"] >> 21, peak["device_us"]["p50"], timer.flush_buffer.numel() >> 20, timer.repeats,
@@ -480,17 +576,9 @@ def run_bench(selection, backend, json_path=None, device="cuda"):
     print("ours/peer columns: p50 device us; best = fastest peer; ratio = best peer / ours (>= 1.00: we lead); "
           "! = output differs from eager's")
     print(BENCH_HEADER + "\n" + "-" * len(BENCH_HEADER), flush=True)
-    absences, seen, dead = {}, set(), False
-    for k, (sel, case) in enumerate(work):
+    absences, dead = {}, False
+    for k, (sel, case, original) in enumerate(plan):
         elapsed = time.time() - started
-        original = case
-        if FLAGS.max_bench_elements:
-            case = _shrunk(case, FLAGS.max_bench_elements)
-            if case.id == original.id:
-                case = original
-        if (sel.name, case.id) in seen:
-            continue
-        seen.add((sel.name, case.id))
         if dead or elapsed > FLAGS.time_budget_s:
             report["skipped"].append({"op": sel.name, "case": case.id, "why": "device context lost" if dead else
                                       "time budget (--time_budget_s=%d) spent" % FLAGS.time_budget_s})
