@@ -364,36 +364,58 @@ def _precompile_row(device, peers, op_name, shapes, dtype, attrs):
     return time.time() - t0, errors
 
 
-def precompile(device, work, peers, workers, timeout_s):
-    """The compiling peers' first calls for every row, in `workers` processes at once, before anything is
-    timed (their kernels never overlap a measurement); at most timeout_s. Returns a line for the report."""
-    peers = [p for p in peers if p in ("torch_compile", "liger", "quack")]
-    if workers <= 0 or not work or not peers:
-        return "off"
-    import concurrent.futures
-    import multiprocessing
-
-    t0 = time.time()
-    pool = concurrent.futures.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
-    futures = [pool.submit(_precompile_row, device, peers, sel.name, [list(s) for s in case.shapes], case.dtype,
-                           case.attrs) for sel, case in work]
-    done, pending = concurrent.futures.wait(futures, timeout=timeout_s)
-    errors = []
-    for f in done:
+def _precompile_worker(spec_json):
+    """The body of one precompile process: its rows, one JSON line of (seconds, errors) per row on stdout."""
+    spec = json.loads(spec_json)
+    for op_name, shapes, dtype, attrs in spec["rows"]:
         try:
-            errors += f.result()[1]
-        except Exception as error:  # noqa: BLE001 - e.g. a worker that died: the main process compiles it
-            errors.append(_reason(error))
-    if pending:
-        for f in pending:
-            f.cancel()
-        for process in list(getattr(pool, "_processes", {}).values()):  # the workers this run started
-            process.terminate()
-    pool.shutdown(wait=not pending)
+            result = _precompile_row(spec["device"], spec["peers"], op_name, shapes, dtype, [tuple(a) for a in attrs])
+        except Exception as error:  # noqa: BLE001
+            result = (None, [_reason(error)])
+        print(json.dumps(result), flush=True)
+
+
+def precompile(device, work, peers, workers, timeout_s):
+    """The compiling peers' first calls for every row, in `workers` processes at once (rows dealt round
+    robin), before anything is timed: their kernels never overlap a measurement. Processes still running
+    after timeout_s are killed (what they compiled stays cached). Returns a line for the report."""
+    import subprocess
+
+    peers = [p for p in peers if p in ("torch_compile", "liger", "quack")]
+    rows = [(sel.name, [list(s) for s in case.shapes], case.dtype, [list(a) for a in case.attrs]) for sel, case in work]
+    if workers <= 0 or not rows or not peers:
+        return "off"
+    t0 = time.time()
+    code = "import sys; sys.path.insert(0, %r); import run_ops; run_ops._precompile_worker(sys.stdin.read())" % str(
+        pathlib.Path(__file__).resolve().parent)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    procs = []
+    for i in range(min(workers, len(rows))):
+        spec = json.dumps({"device": device, "peers": peers, "rows": rows[i::workers]})
+        proc = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL, text=True, env=env, cwd=str(REPO))
+        proc.stdin.write(spec)
+        proc.stdin.close()
+        procs.append(proc)
+    done, errors, killed = 0, 0, 0
+    for proc in procs:
+        try:
+            proc.wait(timeout=max(0.0, timeout_s - (time.time() - t0)))
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+            killed += 1
+        for line in proc.stdout.read().splitlines():
+            try:
+                seconds, errs = json.loads(line)
+            except ValueError:
+                continue
+            done += 1
+            errors += bool(errs) or seconds is None
     return "%d of %d rows (%s) in %d processes, %.0f s%s%s" % (
-        len(done), len(futures), ", ".join(peers), workers, time.time() - t0,
-        "; cut short by --precompile_timeout_s" if pending else "",
-        "; %d failed" % len(errors) if errors else "")
+        done, len(rows), ", ".join(peers), len(procs), time.time() - t0,
+        "; %d cut short by --precompile_timeout_s" % killed if killed else "",
+        "; %d rows with a failure" % errors if errors else "")
 
 
 def max_rel_err(torch, out, ref) -> float:

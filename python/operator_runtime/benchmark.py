@@ -238,18 +238,29 @@ class DeviceTimer:
         self.device_type = DeviceType.CPU if self.annotated else DeviceType.CUDA
         self.flush_buffer = torch.empty(flush_bytes, dtype=torch.uint8, device=device)
         self.flush_buffer.zero_()
-        self.flush_names = set()
-        flush_events = self._trace(lambda: None, 1, split=False, wrap=False)
-        if not flush_events and not self.annotated:  # a torch whose kineto wants CPU activity too
-            self.activities = [ProfilerActivity.CPU, ProfilerActivity.CUDA]
-            flush_events = self._trace(lambda: None, 1, split=False, wrap=False)
-        self.flush_names = {name for name, _, _ in flush_events}
-        self.markers_per_flush = len(flush_events)
+        self.flush_names, self.markers_per_flush = set(), 0
+        tries = [self.activities] if self.annotated else [
+            self.activities, self.activities, [ProfilerActivity.CPU, ProfilerActivity.CUDA]]  # CUPTI warm-up; old kineto
+        for activities in tries:
+            self.activities = activities
+            self._learn_flush()
+            if self.flush_names:
+                break
         if not self.flush_names:
             raise RuntimeError("the profiler recorded no device activity for the L2 flush: is CUPTI usable?")
 
     def flush(self):
         self.flush_buffer.bitwise_not_()
+
+    def _learn_flush(self, flushes=3):
+        """The names of the device activities a flush launches, and how many per flush: those that three
+        flushes alone leave in a trace a multiple of three times (anything else there is not the flush's)."""
+        counts = {}
+        for name, _, _ in self._trace(lambda: None, flushes, split=False, wrap=False):
+            counts[name] = counts.get(name, 0) + 1
+        names = {name for name, n in counts.items() if n % flushes == 0}
+        self.flush_names = names
+        self.markers_per_flush = sum(counts[name] for name in names) // flushes
 
     def synchronize(self):
         if self.device != "cpu":
