@@ -3,6 +3,7 @@
 OPERATORS = [
     "//ops/copy",
     "//ops/elementwise/relu",
+    "//ops/gelu",
     "//ops/reduce_sum",
     "//ops/softmax",
     "//ops/vector_add",

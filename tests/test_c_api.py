@@ -1,6 +1,10 @@
 """The C-level contract of libcamp_ops.so, called through ctypes on the loaded library
 (operator_runtime._lib.lib): status codes and messages, NULL pointers, workspaces, descriptor
-lifetime and ownership, layout validation, backends, and the memory / stream API of every backend."""
+lifetime and ownership, layout validation, backends, and the memory / stream API of every backend.
+
+The operators are every one the Python side registers (_dispatch.OPERATORS: C name, attribute types,
+inputs, tensor names), each called as its testing.Contract (ops/<op>/cases.py) says: the standard
+call's C attributes, output shape and reference. A new operator needs no edit here."""
 
 import ctypes
 import threading
@@ -9,7 +13,7 @@ import numpy as np
 import pytest
 
 import operator_runtime as oprt
-from operator_runtime import _lib, errors, testing
+from operator_runtime import _dispatch, _lib, errors, testing
 from operator_runtime.errors import Status
 
 lib = _lib.lib
@@ -19,51 +23,31 @@ BACKENDS = testing.backend_params()
 I32P = ctypes.POINTER(ctypes.c_int32)
 OPRT_BACKEND_COUNT = 3
 
-# name -> (attribute argtypes, number of inputs)
-SIGNATURES = {
-    "copy": ([], 1),
-    "vector_add": ([], 2),
-    "relu": ([ctypes.c_double], 1),
-    "reduce_sum": ([I32P, ctypes.c_int32, ctypes.c_int32], 1),
-    "softmax": ([ctypes.c_int32], 1),
-    "log_softmax": ([ctypes.c_int32], 1),
-}
-OPS = list(SIGNATURES)
+CONTRACTS = testing.contracts()
+OPS = testing.operator_names(CONTRACTS)  # every registered operator (test_contract fails for one without a Contract)
 
 
 class Op:
+    """One C operator's entry points, declared from its registered signature, called as its Contract's
+    standard call: x (4, 5) -> y (4, 5), or what the Contract's out_shape says (reduce_sum: axis 1, (4,))."""
+
     def __init__(self, name):
         self.name = name
-        self.attr_types, self.num_inputs = SIGNATURES[name]
-        self.create, self.workspace, self.execute, self.destroy = _lib.declare_operator(name, *SIGNATURES[name])
+        self.contract = testing.contract_of(name, CONTRACTS)
+        operator = self.contract.operator
+        self.attr_types, self.num_inputs, self.tensor_names = operator.attr_types, operator.num_inputs, operator.c_names
+        self.create, self.workspace, self.execute, self.destroy = _lib.declare_operator(
+            name, self.attr_types, self.num_inputs)
 
     def attrs(self):
-        """Attributes of the standard call: x (4, 5) -> y (4,) for reduce_sum (axis 1), else y (4, 5)."""
-        if self.name == "relu":
-            return (ctypes.c_double(0.0),)
-        if self.name == "reduce_sum":
-            axes = (ctypes.c_int32 * 1)(1)
-            return (ctypes.cast(axes, I32P), 1, 0)
-        if self.name in ("softmax", "log_softmax"):
-            return (-1,)
-        return ()
+        """The C attribute arguments of the standard call."""
+        return tuple(self.contract.c_attrs)
 
     def out_shape(self, shape):
-        return shape[:1] + shape[2:] if self.name == "reduce_sum" else shape
+        return self.contract.output_shape(shape)
 
     def reference(self, *xs):
-        x = xs[0].astype(np.float64)
-        if self.name == "copy":
-            return x
-        if self.name == "vector_add":
-            return x + xs[1]
-        if self.name == "relu":
-            return np.maximum(x, 0)
-        if self.name == "reduce_sum":
-            return x.sum(axis=1)
-        e = np.exp(x - x.max(axis=-1, keepdims=True))
-        s = e / e.sum(axis=-1, keepdims=True)
-        return np.log(s) if self.name == "log_softmax" else s
+        return self.contract.expected(*xs)
 
     def create_desc(self, layouts, attrs=None):
         desc = ctypes.c_void_p()
@@ -88,7 +72,8 @@ def layout(shape, dtype=F32, strides=None, ndim=None):
 
 
 def tensor_names(name):
-    return ["c", "a", "b"] if name == "vector_add" else ["y", "x"]
+    """The names the C library's messages give (output, inputs...)."""
+    return Op(name).tensor_names
 
 
 def last_error():
@@ -437,8 +422,6 @@ def test_negative_extent(name):
 def test_negative_stride(name, which):
     op = Op(name)
     layouts = op.layouts((4, 5, 6))
-    if name == "reduce_sum":
-        layouts[0] = layout((4, 6))
     layouts[which].strides[layouts[which].ndim - 1] = -1
     status, _ = op.create_desc(layouts)
     assert status == Status.BAD_STRIDES
@@ -451,13 +434,11 @@ def test_negative_stride(name, which):
 def test_last_error_names_the_tensor_and_dimension(name):
     op = Op(name)
     layouts = op.layouts((4, 5, 6))
-    if name == "reduce_sum":
-        layouts[0] = layout((4, 6))
     layouts[0] = layout(tuple(layouts[0].shape[:layouts[0].ndim]), strides=(0,) * layouts[0].ndim)
     status, _ = op.create_desc(layouts)
     assert status == Status.BAD_STRIDES
     err = last_error()
-    assert err.startswith("bad strides: ") and ("y " in err or "c " in err) and "dim" in err, err
+    assert err.startswith("bad strides: %s " % tensor_names(name)[0]) and "dim" in err, err
 
 
 # ------------------------------------------------------------------------------------------ backends
@@ -629,14 +610,16 @@ def layouts_with(op, which, replacement, shape=(4, 5)):
 def test_null_every_pointer_of_the_operator_entry_points(name, backend):
     op = Op(name)
     names = tensor_names(name)
-    # create: the handle out-parameter, every layout, reduce_sum's axes
+    # create: the handle out-parameter, every layout, every pointer attribute (reduce_sum's axes)
     desc = VP(SENTINEL_HANDLE)
     expect(op.create(None, *[ctypes.byref(l) for l in op.layouts()], *op.attrs()), Status.NULL_POINTER, "desc")
     for which in range(1 + op.num_inputs):
         create_fails(op, layouts_with(op, which, None), Status.NULL_POINTER, what="layout %d" % which)
         assert "layout of %s is NULL" % names[which] in last_error()
-    if name == "reduce_sum":
-        create_fails(op, op.layouts(), Status.NULL_POINTER, attrs=(None, 1, 0), what="axes")
+    for k, t in enumerate(op.attr_types):
+        if isinstance(t, type) and issubclass(t, ctypes._Pointer):
+            attrs = op.attrs()[:k] + (None,) + op.attrs()[k + 1:]
+            create_fails(op, op.layouts(), Status.NULL_POINTER, attrs=attrs, what="attribute %d NULL" % k)
     status, desc = op.create_desc(op.layouts())
     ok(status)
     try:

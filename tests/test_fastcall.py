@@ -33,7 +33,7 @@ def operator(name):
 def fresh_relu():
     """A relu Operator with a cache of its own."""
     relu = operator("relu")
-    return _dispatch.Operator(relu.name, relu._attr_types, num_inputs=1)
+    return _dispatch.Operator(relu.name, relu.attr_types, num_inputs=relu.num_inputs)
 
 
 def data(shape, dtype=np.float32, seed=0):

@@ -29,8 +29,7 @@ def data(shape, dtype=np.float32, seed=0):
 
 def fresh(name):
     op = getattr(importlib.import_module("operator_runtime.ops." + name), "_" + name)
-    return _dispatch.Operator(op.name, op._attr_types, num_inputs=2 if name == "vector_add" else 1,
-                              names=op._names, c_names=tuple(op._renames.get(n, n) for n in op._names))
+    return _dispatch.Operator(op.name, op.attr_types, num_inputs=op.num_inputs, names=op.names, c_names=op.c_names)
 
 
 def test_no_explicit_choice_by_default():

@@ -45,7 +45,7 @@ OPS = {
 def operator(name):
     """A fresh _dispatch.Operator of op `name` (a cache of its own)."""
     op = getattr(importlib.import_module("operator_runtime.ops." + name), "_" + name)
-    return _dispatch.Operator(op.name, op._attr_types, num_inputs=2 if name == "vector_add" else 1)
+    return _dispatch.Operator(op.name, op.attr_types, num_inputs=op.num_inputs)
 
 
 class LibSpy:

@@ -107,12 +107,7 @@ flags.DEFINE_boolean("torch", True, "also time torch's implementation (when impo
 
 def discover_ops() -> dict:
     """NAME -> cases module, for every ops/**/cases.py."""
-    modules = {}
-    for path in sorted((REPO / "ops").rglob("cases.py")):
-        name = ".".join(path.relative_to(REPO).with_suffix("").parts)
-        module = importlib.import_module(name)
-        modules[module.NAME] = module
-    return modules
+    return testing.discover_cases(REPO / "ops")
 
 
 class Selected:

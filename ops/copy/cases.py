@@ -27,6 +27,10 @@ def tolerance(case, inputs, dtype):
     return {"exact": True}  # a copy is bit-exact (NaN payloads aside)
 
 
+# The standard call of the cross-operator tests (tests/test_contract.py, tests/test_c_api.py).
+CONTRACTS = [testing.Contract("copy", op, reference)]
+
+
 SHAPES = list(testing.EDGE_SHAPES) + [(n,) for n in testing.SIZES if n != 1] + [
     (1, 1), (33, 65), (3, 1025), (5, 7, 9), (2, 3, 4, 5), (2, 1, 3, 1, 2, 2, 1, 2),  # 8-D
 ]

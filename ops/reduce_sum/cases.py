@@ -1,6 +1,8 @@
 """reduce_sum's cases: correctness (CASES, reference, tolerance) and benchmark shapes (BENCH_CASES,
 bytes_moved), shared by test_reduce_sum.py, tools/run_ops and the benchmark."""
 
+import ctypes
+
 import numpy as np
 
 import operator_runtime as oprt
@@ -26,6 +28,12 @@ def torch_reference(x, axis=None, keepdims=False):
         return x.clone()  # torch.sum(dim=()) would reduce everything
     dims = tuple(range(x.dim())) if axis is None else axis
     return torch.sum(x, dim=dims, keepdim=keepdims)
+
+
+# The standard call of the cross-operator tests (tests/test_contract.py, tests/test_c_api.py): the sum over
+# axis 1, (4, 5) -> (4,); in C: (axes, 1 axis, keepdims 0).
+CONTRACTS = [testing.Contract("reduce_sum", op, reference, attrs={"axis": 1}, out_shape=lambda s: s[:1] + s[2:],
+                              c_attrs=(ctypes.cast((ctypes.c_int32 * 1)(1), ctypes.POINTER(ctypes.c_int32)), 1, 0))]
 
 
 def reduced_axes(ndim, axis):

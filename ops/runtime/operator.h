@@ -171,6 +171,14 @@ oprt_status_t destroy_descriptor(Handle handle, const KernelTable<K> &table) {
   });
 }
 
+// The attribute setter of an op without attributes (the create_* entry-point bodies take one).
+struct NoAttributes {
+  template <class Plan>
+  oprt_status_t operator()(Plan *) const {
+    return OPRT_STATUS_SUCCESS;
+  }
+};
+
 }  // namespace oprt
 
 #endif  // OPS_RUNTIME_OPERATOR_H_

@@ -3,6 +3,8 @@
 #include <cstdarg>
 #include <cstdio>
 
+#include "ops/runtime/version.h"
+
 namespace oprt {
 namespace {
 // A fixed buffer, so reporting an error never allocates (it may report running out of memory).
@@ -46,6 +48,6 @@ const char *oprt_status_string(oprt_status_t status) {
 
 const char *oprt_last_error(void) { return oprt::last_error; }
 
-const char *oprt_version(void) { return "0.1.0"; }
+const char *oprt_version(void) { return OPRT_VERSION; }
 
 }  // extern "C"

@@ -36,6 +36,13 @@ def reference(x, axis=-1, log=False):
         return shifted - np.log(s) if log else e / s
 
 
+# The standard calls of the cross-operator tests (tests/test_contract.py, tests/test_c_api.py): the last axis.
+CONTRACTS = [
+    testing.Contract("softmax", op, reference, attrs={"axis": -1}, c_attrs=(-1,)),
+    testing.Contract("log_softmax", op, reference, attrs={"axis": -1, "log": True}, c_attrs=(-1,)),
+]
+
+
 def torch_reference(x, axis=-1, log=False):
     import torch
 

@@ -64,42 +64,25 @@ oprt_status_t execute(const KernelTable<SoftmaxKernel> &table, Handle handle, vo
 
 using namespace oprt;
 
+// The four entry points of softmax (log = false) and of log_softmax (log = true), one body for both:
+// oprt_create_<name>_descriptor, oprt_get_<name>_workspace_size, oprt_<name>, oprt_destroy_<name>_descriptor.
+#define OPRT_SOFTMAX_ENTRY_POINTS(name, log)                                                                  \
+  oprt_status_t oprt_create_##name##_descriptor(oprt_##name##_descriptor_t *desc, const oprt_tensor_layout_t *y, \
+                                                const oprt_tensor_layout_t *x, int32_t axis) {                  \
+    return create(name##_kernels(), log, desc, y, x, axis);                                                    \
+  }                                                                                                             \
+  oprt_status_t oprt_get_##name##_workspace_size(oprt_##name##_descriptor_t desc, size_t *bytes) {             \
+    return get_workspace_size(desc, name##_kernels(), bytes);                                                  \
+  }                                                                                                             \
+  oprt_status_t oprt_##name(oprt_##name##_descriptor_t desc, void *workspace, size_t workspace_bytes, void *y, \
+                            const void *x, oprt_stream_t stream) {                                             \
+    return execute(name##_kernels(), desc, workspace, workspace_bytes, y, x, stream);                          \
+  }                                                                                                             \
+  oprt_status_t oprt_destroy_##name##_descriptor(oprt_##name##_descriptor_t desc) {                            \
+    return destroy_descriptor(desc, name##_kernels());                                                         \
+  }
+
 extern "C" {
-
-oprt_status_t oprt_create_softmax_descriptor(oprt_softmax_descriptor_t *desc, const oprt_tensor_layout_t *y,
-                                             const oprt_tensor_layout_t *x, int32_t axis) {
-  return create(softmax_kernels(), false, desc, y, x, axis);
-}
-
-oprt_status_t oprt_get_softmax_workspace_size(oprt_softmax_descriptor_t desc, size_t *bytes) {
-  return get_workspace_size(desc, softmax_kernels(), bytes);
-}
-
-oprt_status_t oprt_softmax(oprt_softmax_descriptor_t desc, void *workspace, size_t workspace_bytes, void *y,
-                           const void *x, oprt_stream_t stream) {
-  return execute(softmax_kernels(), desc, workspace, workspace_bytes, y, x, stream);
-}
-
-oprt_status_t oprt_destroy_softmax_descriptor(oprt_softmax_descriptor_t desc) {
-  return destroy_descriptor(desc, softmax_kernels());
-}
-
-oprt_status_t oprt_create_log_softmax_descriptor(oprt_log_softmax_descriptor_t *desc, const oprt_tensor_layout_t *y,
-                                                 const oprt_tensor_layout_t *x, int32_t axis) {
-  return create(log_softmax_kernels(), true, desc, y, x, axis);
-}
-
-oprt_status_t oprt_get_log_softmax_workspace_size(oprt_log_softmax_descriptor_t desc, size_t *bytes) {
-  return get_workspace_size(desc, log_softmax_kernels(), bytes);
-}
-
-oprt_status_t oprt_log_softmax(oprt_log_softmax_descriptor_t desc, void *workspace, size_t workspace_bytes, void *y,
-                               const void *x, oprt_stream_t stream) {
-  return execute(log_softmax_kernels(), desc, workspace, workspace_bytes, y, x, stream);
-}
-
-oprt_status_t oprt_destroy_log_softmax_descriptor(oprt_log_softmax_descriptor_t desc) {
-  return destroy_descriptor(desc, log_softmax_kernels());
-}
-
+OPRT_SOFTMAX_ENTRY_POINTS(softmax, false)
+OPRT_SOFTMAX_ENTRY_POINTS(log_softmax, true)
 }  // extern "C"

@@ -25,6 +25,10 @@ def torch_reference(a, b):
     return a + b
 
 
+# The standard call of the cross-operator tests (tests/test_contract.py, tests/test_c_api.py).
+CONTRACTS = [testing.Contract("vector_add", op, reference)]
+
+
 SHAPES = list(testing.EDGE_SHAPES) + [(n,) for n in testing.SIZES if n != 1] + [
     (1, 1), (33, 65), (3, 1025), (5, 7, 9), (2, 3, 4, 5), (2, 1, 3, 1, 2, 2, 1, 2),
 ]

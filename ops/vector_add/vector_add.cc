@@ -1,6 +1,8 @@
-// Public entry points of vector_add: validate once, then dispatch to the descriptor's backend.
+// Public entry points of vector_add, a binary elementwise op without attributes: the model for such ops
+// (the bodies are ops/common/elementwise_entry.h's; this file names the op and its arguments).
 #include "operator_runtime/ops/vector_add.h"
 
+#include "ops/common/elementwise_entry.h"
 #include "ops/vector_add/vector_add.h"
 
 namespace oprt {
@@ -12,37 +14,22 @@ KernelTable<VectorAddKernel> &vector_add_kernels() {
 
 using namespace oprt;
 
-static const char *const kInputNames[] = {"a", "b"};
+static const ElementwiseOp<VectorAddKernel, 2> kVectorAdd = {vector_add_kernels, "c", {"a", "b"}};
 
 extern "C" {
 
 oprt_status_t oprt_create_vector_add_descriptor(oprt_vector_add_descriptor_t *desc, const oprt_tensor_layout_t *c,
                                                 const oprt_tensor_layout_t *a, const oprt_tensor_layout_t *b) {
-  clear_error();
-  if (desc == nullptr) return fail(OPRT_STATUS_NULL_POINTER, "desc is NULL");
-  return guarded([&] {
-    ElementwisePlan plan = {};
-    const Layout *inputs[] = {a, b};
-    OPRT_RETURN_IF_ERROR(make_elementwise_plan(c, "c", inputs, kInputNames, 2, &plan));
-    return create_descriptor(vector_add_kernels(), plan, desc);
-  });
+  return create_elementwise(kVectorAdd, desc, c, {a, b});
 }
 
 oprt_status_t oprt_get_vector_add_workspace_size(oprt_vector_add_descriptor_t desc, size_t *bytes) {
   return get_workspace_size(desc, vector_add_kernels(), bytes);
 }
 
-oprt_status_t oprt_vector_add(oprt_vector_add_descriptor_t handle, void *workspace, size_t workspace_bytes, void *c,
+oprt_status_t oprt_vector_add(oprt_vector_add_descriptor_t desc, void *workspace, size_t workspace_bytes, void *c,
                               const void *a, const void *b, oprt_stream_t stream) {
-  clear_error();
-  return guarded([&] {
-    DescriptorRef<VectorAddKernel> desc;
-    OPRT_RETURN_IF_ERROR(acquire_for_execute(handle, vector_add_kernels(), workspace, workspace_bytes, &desc));
-    const void *inputs[] = {a, b};
-    OPRT_RETURN_IF_ERROR(check_elementwise_data(desc->plan, c, "c", inputs, kInputNames));
-    if (desc->plan.numel == 0) return OPRT_STATUS_SUCCESS;
-    return desc->kernel->execute(desc->plan, workspace, c, a, b, stream);
-  });
+  return execute_elementwise(kVectorAdd, desc, workspace, workspace_bytes, stream, c, a, b);
 }
 
 oprt_status_t oprt_destroy_vector_add_descriptor(oprt_vector_add_descriptor_t desc) {

@@ -7,6 +7,7 @@
 """
 
 from ._backends import available_backends, backend, compiled_backends, device_name, get_backend, set_backend, synchronize
+from . import _lib
 from ._dispatch import fastcall_enabled
 from .errors import (
     BackendUnavailableError,
@@ -25,7 +26,7 @@ from .errors import (
     Status,
 )
 from .explain import explain
-from .ops import copy, log_softmax, reduce_sum, relu, softmax, vector_add
+from .ops import *  # noqa: F401,F403  every registered operator (ops/operators.bzl)
 from .tensor import Tensor
 
-__version__ = "0.1.0"
+__version__ = _lib.lib.oprt_version().decode()  # the library's, from pyproject.toml

@@ -38,6 +38,10 @@ from .tensor import NO_DEVICE_BACKEND, Tensor, View, check_placement, describe, 
 
 _CACHE_SIZE = 512
 
+# C name -> Operator: every operator the Python side binds (each Operator registers itself). The contract
+# tests (tests/test_contract.py, tests/test_c_api.py) run on each, with the testing.Contract its cases.py lists.
+OPERATORS = {}
+
 
 def make_layout(view: View) -> Layout:
     layout = Layout()
@@ -173,15 +177,18 @@ def placement(views, names) -> int:
 class Operator:
     """One C operator: its descriptor cache, its fast path, and the Python call path.
 
-    names: the Python parameter names of (output, inputs...), used in error messages; c_names: the names
-    the C library's messages use for them (they are rewritten to the Python ones)."""
+    name: the C name (oprt_<name>_create ...); attr_types: the ctypes types of its attribute arguments;
+    num_inputs: its input tensors; names: the Python parameter names of (output, inputs...), used in error
+    messages; c_names: the names the C library's messages use for them (they are rewritten to the Python
+    ones). The first Operator of a name registers itself in OPERATORS."""
 
     def __init__(self, name: str, attr_types: list, num_inputs: int, names=None, c_names=None):
         self.name = name
-        self._attr_types = attr_types
-        self._names = tuple(names or ("out",) + (("x",) if num_inputs == 1 else tuple("abcdefgh"[:num_inputs])))
-        c_names = tuple(c_names or self._names)
-        self._renames = {c: py for c, py in zip(c_names, self._names) if c != py}
+        self.attr_types = list(attr_types)
+        self.num_inputs = num_inputs
+        self.names = tuple(names or ("out",) + (("x",) if num_inputs == 1 else tuple("abcdefgh"[:num_inputs])))
+        self.c_names = tuple(c_names or self.names)
+        self._renames = {c: py for c, py in zip(self.c_names, self.names) if c != py}
         self._rename = (re.compile(r"\b(%s)\b" % "|".join(map(re.escape, self._renames)))
                         if self._renames else None)
         self._create, self._workspace, self._execute, self._destroy = declare_operator(name, attr_types, num_inputs)
@@ -191,6 +198,7 @@ class Operator:
         if _fastcall is not None and num_inputs <= _fastcall.MAX_INPUTS:  # more inputs: the Python path only
             execute_address = ctypes.cast(self._execute, ctypes.c_void_p).value
             self._fast = _fastcall.FastOperator(execute_address, num_inputs, self._descriptors, self._check)
+        OPERATORS.setdefault(name, self)  # (a second one of the name, e.g. a test's fresh cache, is not the binding)
 
     def _check(self, status: int) -> None:
         """check(), with the C library's tensor names in the message replaced by the Python parameters'."""
@@ -202,7 +210,7 @@ class Operator:
 
     def _descriptor(self, key, views, attrs, impl=None):
         backend_id = key[0]
-        check_placement(views, _backend.NAMES[backend_id], self._names)
+        check_placement(views, _backend.NAMES[backend_id], self.names)
         desc = ctypes.c_void_p()
         layouts = [make_layout(v) for v in views]
         # Created on the call's backend (which the key names) and, for impl=, that kernel variant.
@@ -238,7 +246,7 @@ class Operator:
         if backend is None:
             backend = _backend.explicit()
             if backend is None:
-                backend = placement(views, self._names)
+                backend = placement(views, self.names)
         # A variant's descriptors get keys the fast path (which only runs default kernels) never builds.
         key = cache_key(backend, attrs if impl is None else ("impl", impl, attrs), views)
         entry = self._descriptors.get(key)  # held until the call returns: keeps the descriptor alive

@@ -1,6 +1,5 @@
 // copy on the NVIDIA backend (and, through the shim, MetaX): the framework's raw-bits strided copy.
-#include "ops/common/cuda_dialect/strided_copy.cuh"
-#include "ops/copy/copy.h"
+#include "kernel.cuh"
 
 namespace oprt {
 namespace {
@@ -8,7 +7,7 @@ namespace {
 const CopyKernel gpu_copy = {
     [](const ElementwisePlan &) -> size_t { return 0; },
     [](const ElementwisePlan &plan, void *, void *y, const void *x, oprt_stream_t stream) {
-      return gpu::launch_copy(plan, y, x, stream);
+      return gpu::launch_copy_op(plan, y, x, stream);
     },
 };
 

@@ -1,6 +1,8 @@
 """relu's cases: correctness (CASES, reference) and benchmark shapes (BENCH_CASES, bytes_moved),
 shared by test_relu.py, tools/run_ops and the benchmark."""
 
+import ctypes
+
 import numpy as np
 
 import operator_runtime as oprt
@@ -28,6 +30,10 @@ def torch_reference(x, negative_slope=0.0):
     if negative_slope == 0.0:
         return torch.relu(x)
     return torch.nn.functional.leaky_relu(x, float(negative_slope))
+
+
+# The standard call of the cross-operator tests (tests/test_contract.py, tests/test_c_api.py).
+CONTRACTS = [testing.Contract("relu", op, reference, c_attrs=(ctypes.c_double(0.0),))]
 
 
 SHAPES = list(testing.EDGE_SHAPES) + [(n,) for n in testing.SIZES if n != 1] + [

@@ -26,6 +26,7 @@
 #include "ops/common/cuda_dialect/reduce.cuh"
 #include "ops/common/cuda_dialect/runtime_api.h"
 #include "ops/common/cuda_dialect/strided_copy.cuh"
+#include "ops/runtime/todo.h"
 #include "ops/reduce_sum/reduce_sum.h"
 
 namespace oprt::gpu {
@@ -54,6 +55,7 @@ __device__ __forceinline__ C thread_partial_sum(const In *row, int64_t n, int th
   constexpr int P = kPackSize<In>;
   using Vec = Pack<In, P>;
   C sum = 0;
+  // EXERCISE(step 1): add this thread's share of row[0, n) to sum: a scalar head to the 16-byte boundary, 128-bit packs (for_each_pack), a scalar tail
   const int64_t misalignment = reinterpret_cast<uintptr_t>(row) % kVectorBytes / sizeof(In);
   const int64_t head = misalignment == 0 ? 0 : std::min<int64_t>(n, P - misalignment);
   for (int64_t i = thread; i < head; i += threads) sum += convert<C>(row[i]);
@@ -66,6 +68,7 @@ __device__ __forceinline__ C thread_partial_sum(const In *row, int64_t n, int th
     for (int k = 0; k < P; ++k) sum += values[k];
   });
   for (int64_t i = head + pack_count * P + thread; i < n; i += threads) sum += convert<C>(row[i]);
+  // EXERCISE END
   return sum;
 }
 
@@ -75,12 +78,14 @@ __global__ void __launch_bounds__(kThreads)
     sum_rows_by_group(const In *x, Out *y, int64_t rows, int64_t length, int width) {
   using C = ComputeType<In>;
   const RowGroups<kThreads> groups(width);
+  // EXERCISE(step 2): per row of this group: thread_partial_sum over the group's lanes, warp_reduce(sum, SumOp{}, width), lane 0 writes y[row]
   for (int64_t first = groups.first_row; first < rows; first += groups.step) {
     const int64_t row = first + groups.group;
     C sum = row < rows ? thread_partial_sum<kUnroll, C>(x + row * length, length, groups.lane, width) : C(0);
     sum = warp_reduce(sum, SumOp{}, width);
     if (row < rows && groups.lane == 0) y[row] = convert<Out>(sum);
   }
+  // EXERCISE END
 }
 
 // y[r * splits + s] = sum of part s of row r, one block per part. The parts interleave: the row's
@@ -90,6 +95,7 @@ template <class In, class Out>
 __global__ void __launch_bounds__(kThreads)
     sum_rows_by_block(const In *x, Out *y, int64_t rows, int64_t length, int64_t splits) {
   using C = ComputeType<In>;
+  // EXERCISE(step 3): per (row, part) task: the block's threads take the row's packs in turn with thread_partial_sum, block_reduce, thread 0 writes
   for (int64_t task = blockIdx.x; task < rows * splits; task += gridDim.x) {
     const int64_t row = task / splits, part = task % splits;
     C sum = thread_partial_sum<kLongUnroll, C>(x + row * length, length, static_cast<int>(part) * kThreads + threadIdx.x,
@@ -97,6 +103,7 @@ __global__ void __launch_bounds__(kThreads)
     sum = block_reduce<kThreads>(sum, SumOp{});
     if (threadIdx.x == 0) y[task] = convert<Out>(sum);
   }
+  // EXERCISE END
 }
 
 // y[o, s, i] = sum over rows r of part s ([s * chunk, (s + 1) * chunk)) of x[o, r, i], x being
@@ -116,6 +123,7 @@ __global__ void __launch_bounds__(kThreads)
     const int64_t column = (tile * width + tx) * V;
     const int64_t begin = part * chunk, end = std::min(reduce, begin + chunk);
     C sum[V] = {};
+    // EXERCISE(step 4): add rows [begin, end) of this thread's V columns into sum[], kColumnUnroll rows of packs loaded before any is added
     if (column < inner) {
       const In *base = x + o * reduce * inner + column;
       for (int64_t first = begin + ty; first < end; first += static_cast<int64_t>(height) * kColumnUnroll) {
@@ -133,6 +141,7 @@ __global__ void __launch_bounds__(kThreads)
         }
       }
     }
+    // EXERCISE END
     // Combine the block's rows of threads, in row order.
     __syncthreads();  // the previous task's readers are done with `partial`
 #pragma unroll
@@ -330,29 +339,26 @@ oprt_status_t sum_strided(const ReduceSumPlan &plan, void *workspace, T *y, cons
   if (length == 1) return launch_strided_copy(squeezed(plan.y), y, squeezed(plan.x), x, stream);
   const WorkspaceLayout parts = workspace_layout(plan);
   char *base = aligned_workspace(workspace);
-  const bool y_dense = is_contiguous(plan.y);
-  T *sums = y_dense ? y : reinterpret_cast<T *>(base + parts.sums);
-  if (length == 0) {
-    OPRT_RETURN_IF_ERROR(check(OPRT_GPU(MemsetAsync)(sums, 0, static_cast<size_t>(plan.y_numel) * sizeof(T),
-                                                     to_stream(stream)),
-                               "zeroing y"));
-  } else {
-    // x's dims reordered as [kept..., reduced...], copied into a dense buffer of that shape.
-    Layout permuted = {};
-    permuted.dtype = plan.dtype;
-    for (int pass = 0; pass < 2; ++pass) {
-      for (int32_t d = 0; d < plan.x.ndim; ++d) {
-        if (plan.reduced[d] != (pass == 1)) continue;
-        permuted.shape[permuted.ndim] = plan.x.shape[d];
-        permuted.strides[permuted.ndim++] = plan.x.strides[d];
-      }
+  // x's dims reordered as [kept..., reduced...]: rows of `length` elements, one per element of y.
+  Layout permuted = {};
+  permuted.dtype = plan.dtype;
+  for (int pass = 0; pass < 2; ++pass) {
+    for (int32_t d = 0; d < plan.x.ndim; ++d) {
+      if (plan.reduced[d] != (pass == 1)) continue;
+      permuted.shape[permuted.ndim] = plan.x.shape[d];
+      permuted.strides[permuted.ndim++] = plan.x.strides[d];
     }
-    T *gathered = reinterpret_cast<T *>(base + parts.gathered);
-    OPRT_RETURN_IF_ERROR(launch_strided_copy(contiguous_like(permuted), gathered, permuted, x, stream));
-    OPRT_RETURN_IF_ERROR(sum_rows<T>(gathered, sums, plan.y_numel, length, base + parts.partials, stream));
   }
-  if (y_dense) return OPRT_STATUS_SUCCESS;
-  return launch_strided_copy(plan.y, y, contiguous_like(plan.y), sums, stream);
+  return gather_run_scatter<T>(
+      permuted, x, reinterpret_cast<T *>(base + parts.gathered), plan.y, y, reinterpret_cast<T *>(base + parts.sums),
+      [&](const T *rows, T *sums) {
+        if (length == 0) {
+          return check(OPRT_GPU(MemsetAsync)(sums, 0, static_cast<size_t>(plan.y_numel) * sizeof(T), to_stream(stream)),
+                       "zeroing y");
+        }
+        return sum_rows<T>(rows, sums, plan.y_numel, length, base + parts.partials, stream);
+      },
+      stream);
 }
 
 }  // namespace reduce_sum_detail
@@ -364,6 +370,7 @@ inline size_t reduce_sum_workspace_bytes(const ReduceSumPlan &plan) {
 // y = x summed over the plan's axes (y_numel > 0; the workspace holds reduce_sum_workspace_bytes).
 inline oprt_status_t launch_reduce_sum(const ReduceSumPlan &plan, void *workspace, void *y, const void *x,
                                        oprt_stream_t stream) {
+  OPRT_RETURN_IF_TODO_LEFT();
   return dispatch_dtype(plan.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     T *ys = static_cast<T *>(y);

@@ -1,5 +1,5 @@
 // reduce_sum on the NVIDIA backend.
-#include "ops/reduce_sum/nvidia/kernel.cuh"
+#include "kernel.cuh"
 
 namespace oprt {
 namespace {

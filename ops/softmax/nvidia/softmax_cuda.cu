@@ -1,5 +1,5 @@
 // softmax and log_softmax on the NVIDIA backend (one kernel serves both; the plan says which).
-#include "ops/softmax/nvidia/kernel.cuh"
+#include "kernel.cuh"
 
 namespace oprt {
 namespace {

@@ -1,5 +1,5 @@
 // vector_add on the NVIDIA backend.
-#include "ops/vector_add/nvidia/kernel.cuh"
+#include "kernel.cuh"
 
 namespace oprt {
 namespace {

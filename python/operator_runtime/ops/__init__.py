@@ -1,9 +1,22 @@
-"""One thin binding per operator; each validates nothing itself (the C entry points do)."""
+"""The operators' Python bindings: one module per operator package, each from its folder (ops/<op>/<op>.py).
 
-from .copy import copy
-from .reduce_sum import reduce_sum
-from .relu import relu
-from .softmax import log_softmax, softmax
-from .vector_add import vector_add
+Bazel (//python:BUILD.bazel) and the wheel place every binding listed in ops/operators.bzl here, so this
+package exports whatever is registered: each module's __all__ becomes part of operator_runtime's API.
+"""
 
-__all__ = ["copy", "vector_add", "relu", "reduce_sum", "softmax", "log_softmax"]
+import importlib
+import pkgutil
+
+
+
+def _export_bindings() -> list:
+    names = []
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+        module = importlib.import_module("." + info.name, __name__)
+        for name in module.__all__:
+            globals()[name] = getattr(module, name)
+            names.append(name)
+    return names
+
+
+__all__ = _export_bindings()

@@ -1,5 +1,5 @@
 // relu on the NVIDIA backend.
-#include "ops/elementwise/relu/nvidia/kernel.cuh"
+#include "kernel.cuh"
 
 namespace oprt {
 namespace {

@@ -1,8 +1,10 @@
 import ctypes
 
-from .._backends import resolve
-from .._dispatch import Operator, axis_or_dim, int32_axis, numpy_result
-from ..tensor import empty_like, view_of
+from operator_runtime._backends import resolve
+from operator_runtime._dispatch import Operator, axis_or_dim, int32_axis, numpy_result
+from operator_runtime.tensor import empty_like, view_of
+
+__all__ = ["reduce_sum"]
 
 _reduce_sum = Operator(
     "reduce_sum", [ctypes.POINTER(ctypes.c_int32), ctypes.c_int32, ctypes.c_int32], num_inputs=1,

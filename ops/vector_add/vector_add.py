@@ -2,10 +2,12 @@ import struct
 
 import numpy as np
 
-from .. import _backends
-from .._backends import resolve
-from .._dispatch import Operator, numpy_result
-from ..tensor import NUMPY_DTYPES, NO_DEVICE_BACKEND, Tensor, empty_like, view_of
+from operator_runtime import _backends
+from operator_runtime._backends import resolve
+from operator_runtime._dispatch import Operator, numpy_result
+from operator_runtime.tensor import NUMPY_DTYPES, NO_DEVICE_BACKEND, Tensor, empty_like, view_of
+
+__all__ = ["vector_add"]
 
 _vector_add = Operator("vector_add", [], num_inputs=2, names=("out", "a", "b"), c_names=("c", "a", "b"))
 

@@ -1,8 +1,10 @@
 import ctypes
 
-from .._backends import resolve
-from .._dispatch import Operator, axis_or_dim, int32_axis
-from ..tensor import empty_like, view_of
+from operator_runtime._backends import resolve
+from operator_runtime._dispatch import Operator, axis_or_dim, int32_axis
+from operator_runtime.tensor import empty_like, view_of
+
+__all__ = ["softmax", "log_softmax"]
 
 _softmax = Operator("softmax", [ctypes.c_int32], num_inputs=1, names=("out", "x"), c_names=("y", "x"))
 _log_softmax = Operator("log_softmax", [ctypes.c_int32], num_inputs=1, names=("out", "x"), c_names=("y", "x"))

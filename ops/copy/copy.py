@@ -1,6 +1,8 @@
-from .._backends import resolve
-from .._dispatch import Operator, numpy_result
-from ..tensor import empty_like, view_of
+from operator_runtime._backends import resolve
+from operator_runtime._dispatch import Operator, numpy_result
+from operator_runtime.tensor import empty_like, view_of
+
+__all__ = ["copy"]
 
 _copy = Operator("copy", [], num_inputs=1, names=("out", "x"), c_names=("y", "x"))
 

@@ -1,0 +1,31 @@
+// Softmax tier 2, rows of kBlockRegisterMinCols columns up to kBlockRegisterMaxBytes (f32 and half
+// types): a block per row, the row still in registers, kBlockRowPacks packs per thread
+// (bench/notes/softmax-tuning.md, "Rows in a block's registers").
+#ifndef OPS_SOFTMAX_NVIDIA_BLOCK_REGISTER_ROWS_CUH_
+#define OPS_SOFTMAX_NVIDIA_BLOCK_REGISTER_ROWS_CUH_
+
+#include <cstdint>
+
+#include "ops/common/cuda_dialect/dtype.cuh"
+#include "ops/common/cuda_dialect/reduce.cuh"
+#include "tuning.cuh"
+#include "warp_rows.cuh"
+
+namespace oprt::gpu::softmax_detail {
+
+// packs per thread.
+template <class T, int P, int kBlockThreads>
+__global__ void __launch_bounds__(kBlockThreads)
+    softmax_rows_in_block_registers(const T *x, T *y, int64_t rows, int64_t cols, bool log) {
+  using Vec = Pack<T, P>;
+  const auto reduce_over_block = [](auto value, auto op) { return block_reduce<kBlockThreads>(value, op); };
+  for (int64_t row = blockIdx.x; row < rows; row += gridDim.x) {
+    softmax_row_in_registers<kBlockRowPacks>(reinterpret_cast<const Vec *>(x + row * cols),
+                                             reinterpret_cast<Vec *>(y + row * cols), cols / P, threadIdx.x,
+                                             kBlockThreads, true, log, reduce_over_block);
+  }
+}
+
+}  // namespace oprt::gpu::softmax_detail
+
+#endif  // OPS_SOFTMAX_NVIDIA_BLOCK_REGISTER_ROWS_CUH_

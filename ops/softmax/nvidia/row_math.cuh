@@ -1,0 +1,132 @@
+// The row math every softmax tier shares, in the compute type: exp/log, the max, and the online
+// (max, sum of exponentials) statistics of a row or part of one, which combine in any grouping:
+//   accumulate(stats, values)  folds values in with one rescale of the sum;
+//   CombineStats{}(a, b)       merges two parts' stats (for warp/block/cluster reductions);
+//   Normalizer(max, sum, log)  turns x into y once a row's stats are known.
+// "notes" below: bench/notes/softmax-tuning.md.
+#ifndef OPS_SOFTMAX_NVIDIA_ROW_MATH_CUH_
+#define OPS_SOFTMAX_NVIDIA_ROW_MATH_CUH_
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "ops/common/cuda_dialect/dtype.cuh"
+#include "ops/common/cuda_dialect/reduce.cuh"
+
+namespace oprt::gpu::softmax_detail {
+
+// ---- Math in the compute type ----
+
+// exp: exp for f64; in f32 __expf, the hardware exp2 (faster, error under 6e-6 relative; notes: "exponential").
+template <class C>
+__device__ __forceinline__ C exponential(C v) {
+  if constexpr (std::is_same_v<C, double>) {
+    return exp(v);
+  } else {
+    return __expf(v);
+  }
+}
+
+template <class C>
+__device__ __forceinline__ C logarithm(C v) {
+  if constexpr (std::is_same_v<C, double>) {
+    return log(v);
+  } else {
+    return logf(v);
+  }
+}
+
+// Max that skips NaN (IEEE maxNum: one instruction where MaxOp takes four; notes: "MaxSkippingNaN").
+// Where a block or warp holds a whole row, the row's max may skip NaN: a NaN still makes its
+// exp(x - max) and so the sum and every output NaN, as torch has it (an all-NaN row has max -inf and
+// exp(NaN) terms). Stats of parts that are combined later need MaxOp: a part of NaN and -inf only
+// would pass for an all -inf part.
+struct MaxSkippingNaN {
+  template <class C>
+  __device__ __forceinline__ C operator()(C a, C b) const {
+    if constexpr (std::is_same_v<C, float>) {
+      return fmaxf(a, b);
+    } else {
+      return fmax(a, b);
+    }
+  }
+};
+
+// The max and sum of exp(x - max) of part of a row. {-inf, 0} is the empty part.
+template <class C>
+struct RowStats {
+  C max;
+  C sum;
+};
+
+template <class C>
+__device__ __forceinline__ RowStats<C> empty_stats() {
+  return {negative_infinity<C>(), C(0)};
+}
+
+// `stats.sum` rescaled to a new max (>= stats.max or NaN). An all -inf part contributes nothing
+// (skipping exp(-inf - -inf) = NaN); a NaN max makes the sum NaN.
+template <class C>
+__device__ __forceinline__ C rescaled_sum(const RowStats<C> &stats, C max) {
+  return stats.max == negative_infinity<C>() ? C(0) : stats.sum * exponential(stats.max - max);
+}
+
+// Folds n values into `stats` with one rescale: the new max first, then their exponentials. A -inf
+// value adds nothing; +inf adds exp(inf - inf) = NaN, as in the two-pass formula.
+template <int n, class C>
+__device__ __forceinline__ void accumulate(RowStats<C> &stats, const C (&values)[n]) {
+  C max = stats.max;
+#pragma unroll
+  for (int k = 0; k < n; ++k) max = MaxOp{}(max, values[k]);
+  C sum = rescaled_sum(stats, max);
+#pragma unroll
+  for (int k = 0; k < n; ++k) {
+    if (values[k] != negative_infinity<C>()) sum += exponential(values[k] - max);
+  }
+  stats = {max, sum};
+}
+
+// Merges the stats of two parts (commutative, so shuffle butterflies give every lane the same bits).
+template <class C>
+struct CombineStats {
+  __device__ __forceinline__ RowStats<C> operator()(const RowStats<C> &a, const RowStats<C> &b) const {
+    const C max = MaxOp{}(a.max, b.max);
+    return {max, rescaled_sum(a, max) + rescaled_sum(b, max)};
+  }
+};
+
+// y (in the compute type) from x once a row's max and sum are known.
+template <class C>
+struct Normalizer {
+  C max;
+  C factor;  // 1 / sum, or log(sum) for log_softmax
+  bool log;
+  __device__ __forceinline__ Normalizer(C row_max, C sum, bool log_softmax)
+      : max(row_max), factor(log_softmax ? logarithm(sum) : C(1) / sum), log(log_softmax) {}
+  __device__ __forceinline__ C operator()(C x) const {
+    const C shifted = x - max;
+    return log ? shifted - factor : exponential(shifted) * factor;
+  }
+};
+
+// Writes a 16-byte pack with one 128-bit store: assigned as a struct, NVVM split some packs into up to
+// 8 stores (notes: "store_pack"). MACA assigns the struct.
+template <class T, int P>
+__device__ __forceinline__ void store_pack(Pack<T, P> *destination, const Pack<T, P> &value) {
+#if !defined(__MACACC__)
+  if constexpr (sizeof(value) == 16) {
+    uint32_t words[4];
+    memcpy(words, &value, sizeof(words));
+    asm volatile("st.global.v4.b32 [%0], {%1, %2, %3, %4};\n" ::"l"(destination), "r"(words[0]), "r"(words[1]),
+                 "r"(words[2]), "r"(words[3])
+                 : "memory");
+    return;
+  }
+#endif
+  *destination = value;
+}
+
+}  // namespace oprt::gpu::softmax_detail
+
+#endif  // OPS_SOFTMAX_NVIDIA_ROW_MATH_CUH_

@@ -1,0 +1,29 @@
+// The tuning constants of softmax's tiers, one line each; the measurements behind them are in
+// bench/notes/softmax-tuning.md.
+#ifndef OPS_SOFTMAX_NVIDIA_TUNING_CUH_
+#define OPS_SOFTMAX_NVIDIA_TUNING_CUH_
+
+#include <cstddef>
+#include <cstdint>
+
+namespace oprt::gpu::softmax_detail {
+
+constexpr int kThreads = 256;                        // block size of most kernels (notes: "Block sizes")
+constexpr int kShortRowThreads = 128;                // shared-memory tier, rows up to kShortRowBytes (notes)
+constexpr size_t kShortRowBytes = 8 * 1024;          // (notes: "Block sizes")
+constexpr int kClusterBlocks = 8;                    // blocks per row in the cluster tier: the portable maximum
+constexpr int kUnroll = 4;                           // loads in flight per thread in the streaming loops
+constexpr int kMaxThreadsPerSM = 2048;               // thread slots of a Hopper SM (notes: "kSharedMinBlocks")
+constexpr int kRegisterCols = 1024;                  // longest row held in a warp's registers
+constexpr int kMaxElementsPerLane = 32;              // so kRegisterCols = kWarpSize * 32 on 32-wide warps
+constexpr int kBlockRowPacks = 2;                    // packs per thread, block-register tier (notes)
+constexpr int64_t kBlockRegisterMinCols = 1024;      // block-register tier's row range (notes)
+constexpr int64_t kBlockRegisterMaxBytes = 8 * 1024; // (notes: "Rows in a block's registers")
+constexpr int kBlockRegisterMinThreads = 64;         // smallest block of the block-register tier
+constexpr int64_t kMinPartLength = 2048;             // shortest part of a split row
+constexpr int64_t kDefaultSharedBytes = 48 * 1024;   // above this a kernel must opt in
+constexpr int64_t kStaticSharedBytes = 1024;         // block_reduce's slots, within the per-block limit
+
+}  // namespace oprt::gpu::softmax_detail
+
+#endif  // OPS_SOFTMAX_NVIDIA_TUNING_CUH_
