@@ -216,7 +216,8 @@ def _issue11_matrix():
             + [("reduce_sum", case((s,), d, (("axis", -1),))) for s in row_shapes for d in dt3]
             + [("reduce_sum", case(((n,),), d, (("axis", None),))) for n in big for d in dt3]
             + [(op, case(((n,),), d)) for op in ("copy", "relu") for n in big for d in dt3]
-            + [("vector_add", case(((n,), (n,)), d)) for n in big for d in dt3])
+            + [("vector_add", case(((n,), (n,)), d)) for n in big for d in dt3]
+            + [("gelu", case(((256 << 20,),), d)) for d in dt3])  # (selected by --op all or gelu)
 
 
 PEERS = ("torch_eager", "torch_compile", "liger", "quack")
@@ -242,7 +243,10 @@ def logical_op(torch, op_name, kwargs):
         return lambda x: torch.relu(x)
     if op_name == "vector_add":
         return lambda a, b: a + b
-    raise KeyError(op_name)
+    if op_name == "gelu":
+        approximate = kwargs.get("approximate", "none")
+        return lambda x: torch.nn.functional.gelu(x, approximate=approximate)
+    return None  # an op run_ops knows no torch equivalent of: its peers are absent
 
 
 class Peers:
@@ -283,6 +287,8 @@ class Peers:
     def for_row(self, op_name, kwargs, ndim, row_length, skip_compile=None) -> dict:
         torch, out = self.torch, {}
         fn = logical_op(torch, op_name, kwargs)
+        if fn is None:
+            return {name: "absent: no torch equivalent of %s known to run_ops" % op_name for name in self.wanted}
         if "torch_eager" in self.wanted:
             out["torch_eager"] = fn
         if "torch_compile" in self.wanted:
@@ -620,7 +626,7 @@ def run_bench(selection, backend, json_path=None, device="cuda"):
             ndim = len(case.shapes[0])
             fns.update(peers.for_row(sel.name, kwargs, ndim, case.shapes[0][-1], skip_compile))
         ref = None
-        if "torch_eager" in fns or wanted:
+        if wanted and logical_op(torch, sel.name, kwargs) is not None:
             try:
                 ref = logical_op(torch, sel.name, kwargs)(*inputs)
             except Exception:  # noqa: BLE001
