@@ -2,6 +2,7 @@
 
   bazel run //tools:plot_bench -- bench/results/h200.json /tmp/h200.png     # paths relative to where you are
   python tools/plot_bench.py bench.json bench.png
+  python tools/plot_bench.py bench/results/h200-peers.json --markdown -     # README's table (no matplotlib)
 
 Device results against peers (run_ops --backend nvidia --mode bench, issue 11's method: rows with
 'impls'): per op a panel, per row two bars -- ours and the best peer of that row (colored by which peer
@@ -211,11 +212,53 @@ def draw(report, out):
     plt.close(fig)
 
 
+def markdown_table(report) -> str:
+    """README's performance table from an issue-11 device report: per row ours and the best peer, device
+    and wall time (p50, us), the ratio and % of the measured copy peak; then the lead count and geomean."""
+    rows = [r for r in report["results"] if r.get("impls")]
+    lines = ["| op | shape | dtype | ours: device / wall (us) | best peer: device / wall (us) | best peer / ours "
+             "| % of copy peak: ours / peer |", "|---|---|---|---|---|---|---|"]
+
+    def us(v):
+        return "-" if v is None else ("%.0f" % v if v >= 100 else "%.1f" % v)
+
+    for r in rows:
+        peer = PEER_NAMES.get(r.get("best_peer"), r.get("best_peer") or "none ran")
+        shape = _label(r).replace(" " + r["dtype"], "")
+        lines.append("| %s | %s | %s | %s / %s | %s %s / %s | %s | %s / %s |" % (
+            r["op"], shape, r["dtype"].replace("float", "f").replace("bf16", "bf16"), us(r.get("ours_us")),
+            us(r.get("ours_wall_us")), peer, us(r.get("best_peer_us")), us(r.get("best_peer_wall_us")),
+            "%.2fx" % r["ratio"] if r.get("ratio") is not None else "-",
+            "%.0f%%" % r["ours_pct_peak"] if r.get("ours_pct_peak") is not None else "-",
+            "%.0f%%" % r["best_peer_pct_peak"] if r.get("best_peer_pct_peak") is not None else "-"))
+    s = report.get("summary") or {}
+    if s.get("rows_with_ratio"):
+        lines.append("")
+        lines.append("We lead %d of %d rows (ratio >= 1.00); geometric mean of best peer / ours: %.2fx. Copy peak "
+                     "measured in the same run: %.0f GB/s." % (s["rows_lead"], s["rows_with_ratio"], s["geomean_ratio"],
+                                                               report.get("peak_copy_GBps") or float("nan")))
+    return "\n".join(lines) + "\n"
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("json", help="run_ops --json output")
-    parser.add_argument("png", help="the chart to write")
+    parser.add_argument("png", nargs="?", help="the chart to write")
+    parser.add_argument("--markdown", help="also write README's performance table (markdown) here ('-': stdout); "
+                        "needs no matplotlib")
     args = parser.parse_args(argv)
+    if args.markdown:
+        report = json.loads(user_path(args.json).read_text())
+        table = markdown_table(report)
+        if args.markdown == "-":
+            sys.stdout.write(table)
+        else:
+            user_path(args.markdown).write_text(table)
+            print("wrote %s" % user_path(args.markdown))
+        if not args.png:
+            return 0
+    if not args.png:
+        parser.error("the chart's path is missing (or pass --markdown)")
     try:
         import matplotlib  # noqa: F401
     except ImportError:

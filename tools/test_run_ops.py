@@ -364,6 +364,21 @@ def test_device_bench_self_test_writes_the_report(tmp_path):
     assert code == 0 and (tmp_path / "self.png").stat().st_size > 10000, err
 
 
+def test_plot_bench_writes_readmes_table_without_matplotlib(tmp_path):
+    rows = [_row("softmax", "4096x4096-float16-axis=-1", 67_108_864, 18.8, torch_eager=60.0, liger=17.1),
+            _row("relu", "x", 1 << 20, 5.0, liger="absent: ModuleNotFoundError")]
+    rows[0].update(shapes=[[4096, 4096]], dtype="float16", attrs={"axis": -1})
+    rows[1].update(shapes=[[1 << 20]], dtype="float32", attrs={})
+    report = {"peak_copy_GBps": 4000.0, "results": rows, "summary": benchmark.summarize(rows)}
+    (tmp_path / "peers.json").write_text(json.dumps(report))
+    code, out, err = run("plot_bench.py", str(tmp_path / "peers.json"), "--markdown", "-")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[2] == "| softmax | 4096x4096 | f16 | 18.8 / 28.8 | Liger-Kernel 17.1 / 27.1 | 0.91x | 89% / 98% |"
+    assert lines[3].startswith("| relu | 1048576 (1M) | f32 | 5.0 / 15.0 | none ran - / - | - |")
+    assert "We lead 0 of 1 rows" in out
+
+
 def test_plot_bench_draws_a_peer_report(tmp_path):
     try:
         import matplotlib  # noqa: F401
