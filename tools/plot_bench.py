@@ -226,7 +226,7 @@ def markdown_table(report) -> str:
         peer = PEER_NAMES.get(r.get("best_peer"), r.get("best_peer") or "none ran")
         shape = _label(r).replace(" " + r["dtype"], "")
         lines.append("| %s | %s | %s | %s / %s | %s %s / %s | %s | %s / %s |" % (
-            r["op"], shape, r["dtype"].replace("float", "f").replace("bf16", "bf16"), us(r.get("ours_us")),
+            r["op"], shape, r["dtype"].replace("float", "f"), us(r.get("ours_us")),
             us(r.get("ours_wall_us")), peer, us(r.get("best_peer_us")), us(r.get("best_peer_wall_us")),
             "%.2fx" % r["ratio"] if r.get("ratio") is not None else "-",
             "%.0f%%" % r["ours_pct_peak"] if r.get("ours_pct_peak") is not None else "-",

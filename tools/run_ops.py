@@ -456,7 +456,7 @@ def _bench_table_line(row) -> str:
         return r["status"].split(":")[0]  # absent / n/a / error
 
     return "%-11s %-22s %-8s %7.1f %8s %8s %5s | %s | %-7s %8s %5s %6s" % (
-        row["op"], row["label"], row["dtype"].replace("float", "f").replace("bf16", "bf16"), row["bytes"] / 1e6,
+        row["op"], row["label"], row["dtype"].replace("float", "f"), row["bytes"] / 1e6,
         us("ours"), _fmt(row.get("ours_wall_us")), _fmt(row.get("ours_pct_peak"), "%.0f"),
         " ".join("%8s" % us(p) for p in PEERS),
         PEER_LABELS.get(row.get("best_peer"), "-"), _fmt(row.get("best_peer_us")),
