@@ -124,7 +124,7 @@ def start(root, op, force):
     if len(per_file) == 1:
         where = "%s/exercise/%s" % (package, next(iter(per_file)))
     else:
-        where = "%s/exercise/ (%s)" % (package, ", ".join("%s: %d" % kv for kv in per_file.items()))
+        where = "%s in %s/exercise/" % (", ".join("%s (%d)" % kv for kv in per_file.items()), package)
     message = "%s: kernel not implemented: edit %s (%d TODO%s), then delete this line" % (op, where, total, "" if total == 1 else "s")
     files[DISPATCHER] = insert_define(files[DISPATCHER], '#define OPRT_TODO_LEFT "%s"' % message)
     if exercise.exists():

@@ -96,6 +96,9 @@ def oprt_operator(name, srcs, hdrs, deps = [], cuda_deps = [], test_srcs = None,
         visibility = ["//visibility:public"],
     )
     test_srcs = test_srcs or ["test_%s.py" % name]
+
+    # The op's tests also run from its subpackages (ops/NAME/tilelang: the same tests on the tilelang backend).
+    native.exports_files(test_srcs, visibility = ["//%s:__subpackages__" % native.package_name()])
     for backend, tags, size in [("cpu", [], test_size), ("nvidia", ["gpu"], device_test_size), ("metax", ["metax"], device_test_size)]:
         py_test(
             name = "test_%s" % name + ("" if backend == "cpu" else "_" + backend),

@@ -17,7 +17,7 @@ KERNEL = """\
 // Second comment line.
 #ifndef DEMO_KERNEL_CUH_
 #define DEMO_KERNEL_CUH_
-#include "ops/common/cuda_dialect/todo.h"
+#include "ops/runtime/todo.h"
 inline int launch_demo(int a) {
   OPRT_RETURN_IF_TODO_LEFT();
   // EXERCISE(step 1): double a

@@ -38,7 +38,7 @@ def test_log_softmax_and_a_case_filter_are_selectable():
 
 
 def test_unknown_op_names_the_known_ones():
-    code, out, err = run("run_ops.py", "--op", "no_such_op", "--mode", "test")  # (gelu is an op now)
+    code, out, err = run("run_ops.py", "--op", "no_such_op", "--mode", "test")
     assert code != 0 and "unknown --op no_such_op; known: copy" in err and "log_softmax" in err
 
 

@@ -23,9 +23,27 @@ import ctypes
 
 from ._lib import check, lib
 
-BACKENDS = {"cpu": 0, "nvidia": 1, "metax": 2}
+BACKENDS = {"cpu": 0, "nvidia": 1, "metax": 2, "tilelang": 16}
 NAMES = {v: k for k, v in BACKENDS.items()}
 CPU = BACKENDS["cpu"]
+# Backends run from Python, not by the C library (which has no id 16): tilelang (_tilelang.py). Their memory
+# is the C device backend's (_c_id); _dispatch hands their calls to the module's run().
+PY_BACKENDS = {BACKENDS["tilelang"]: "_tilelang"}
+
+
+def py_backend(i: int):
+    """The module running Python backend i."""
+    import importlib
+
+    return importlib.import_module("." + PY_BACKENDS[i], __package__)
+
+
+def _c_id(i: int) -> int:
+    """The C backend behind id i: itself, or for a Python backend the library's GPU backend (else cpu)."""
+    if i in PY_BACKENDS:
+        d = device_backend()
+        return CPU if d is None else d
+    return i
 
 # The context's explicit choice (a backend id), or None: calls then follow their tensors' placement.
 _current = contextvars.ContextVar("operator_runtime.backend", default=None)
@@ -36,7 +54,7 @@ def current() -> int:
     """The context's backend id: its explicit choice, else cpu (what placement-less calls and new
     allocations use)."""
     i = _current.get()
-    return CPU if i is None else i
+    return CPU if i is None else _c_id(i)
 
 
 def backend_id(name) -> int:
@@ -55,7 +73,8 @@ def compiled_backends() -> list[str]:
 
 def available_backends() -> list[str]:
     """Backends compiled in AND usable here (a device is present)."""
-    return [name for name, i in BACKENDS.items() if lib.oprt_backend_available(i)]
+    return [name for name, i in BACKENDS.items()
+            if lib.oprt_backend_available(i) or (i in PY_BACKENDS and py_backend(i).available())]
 
 
 _device_backend = [False, None]  # (looked up, id)
@@ -72,8 +91,7 @@ def device_backend() -> int | None:
 
 def sync(i: int | None = None) -> int:
     """Makes the calling thread's C backend `i` (default: the context's); returns it."""
-    if i is None:
-        i = current()
+    i = current() if i is None else _c_id(i)
     if lib.oprt_get_backend() != i:
         check(lib.oprt_set_backend(i))
     return i
@@ -82,6 +100,7 @@ def sync(i: int | None = None) -> int:
 def call_on(i: int, fn, *args) -> int:
     """fn(*args) (a C call returning a status) on backend i, then the thread's C backend as it was:
     memory is freed and read on its own backend, from whichever thread (GC runs __del__ on any)."""
+    i = _c_id(i)
     previous = lib.oprt_get_backend()
     if previous == i:
         return fn(*args)
@@ -97,6 +116,7 @@ def call_on(i: int, fn, *args) -> int:
 @contextlib.contextmanager
 def on(i: int):
     """The thread's C backend is `i` inside (BackendUnavailableError if it cannot be), as before after."""
+    i = _c_id(i)
     previous = lib.oprt_get_backend()
     if previous == i:
         yield
@@ -110,7 +130,9 @@ def on(i: int):
 
 def _select(name: str) -> int:
     i = backend_id(name)
-    check(lib.oprt_set_backend(i))  # BackendUnavailableError (not compiled, no device) from the library
+    if i in PY_BACKENDS:
+        py_backend(i).require()  # BackendUnavailableError naming what is missing
+    check(lib.oprt_set_backend(_c_id(i)))  # BackendUnavailableError (not compiled, no device) from the library
     return i
 
 
@@ -127,7 +149,8 @@ def set_backend(name: str | None) -> None:
 
 def get_backend() -> str:
     """The context's backend: its explicit choice, else "cpu" (calls with tensors follow the tensors)."""
-    return NAMES[current()]
+    i = _current.get()
+    return NAMES[CPU if i is None else i]
 
 
 @contextlib.contextmanager
@@ -147,7 +170,9 @@ def resolve(name: str | None) -> int | None:
     if name is None:
         return None
     i = backend_id(name)
-    if not lib.oprt_backend_available(i):
+    if i in PY_BACKENDS:
+        py_backend(i).require()
+    elif not lib.oprt_backend_available(i):
         check(call_on(i, lambda: 0))  # the library's BackendUnavailableError with its reason
     return i
 

@@ -247,6 +247,8 @@ class Operator:
             backend = _backend.explicit()
             if backend is None:
                 backend = placement(views, self.names)
+        if backend in _backend.PY_BACKENDS:  # tilelang: validated and run by its module (no C descriptor cached)
+            return _backend.py_backend(backend).run(self, out, views, attrs, impl)
         # A variant's descriptors get keys the fast path (which only runs default kernels) never builds.
         key = cache_key(backend, attrs if impl is None else ("impl", impl, attrs), views)
         entry = self._descriptors.get(key)  # held until the call returns: keeps the descriptor alive
