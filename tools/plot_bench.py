@@ -2,10 +2,15 @@
 
   bazel run //tools:plot_bench -- bench/results/h200.json /tmp/h200.png     # paths relative to where you are
   python tools/plot_bench.py bench.json bench.png
+  python tools/plot_bench.py bench/results/h200-peers.json --markdown -     # README's table (no matplotlib)
 
-Device results (run_ops --backend nvidia|metax --mode bench): achieved GB/s of ours and torch's, the
-measured copy bandwidth as the roof, our speed relative to torch's at each bar. CPU results (--backend
-cpu): milliseconds of numpy, ours and torch's CPU kernels, numpy-time / ours-time at each bar.
+Device results against peers (run_ops --backend nvidia --mode bench, issue 11's method: rows with
+'impls'): per op a panel, per row two bars -- ours and the best peer of that row (colored by which peer
+it is: torch eager, torch.compile, Liger, QuACK) -- in GB/s from the p50 device time, whiskers from p80
+to p20, the measured copy peak as a dashed line, and at each row the ratio best peer / ours (>= 1.00:
+we lead; red when behind). Older device results (ours vs torch): achieved GB/s of both, the ratio to
+torch. CPU results (--backend cpu): milliseconds of numpy, ours and torch's CPU kernels, numpy-time /
+ours-time at each bar.
 
 matplotlib is an optional dependency (the `plot` extra: pip install 'operator_runtime[plot]', or
 `python3 -m pip install matplotlib` into the interpreter ./bazelw uses); without it this prints one line
@@ -63,7 +68,101 @@ def _series(report):
         report.get("peak_copy_GBps")
 
 
+PEER_COLORS = {"torch_eager": "C1", "torch_compile": "C2", "liger": "C4", "quack": "C3"}
+PEER_NAMES = {"torch_eager": "torch eager", "torch_compile": "torch.compile", "liger": "Liger-Kernel", "quack": "QuACK"}
+
+
+def _gbps(nbytes, us):
+    return nbytes / (us * 1e-6) / 1e9 if us else 0.0
+
+
+def _peer_bars(row):
+    """[(series name, GB/s at p50, (GB/s at p80, GB/s at p20) or None, color)] for ours and the best peer."""
+    bars = []
+    for name in ("ours", row.get("best_peer")):
+        r = row.get("impls", {}).get(name) if name else None
+        if not r or r.get("status") != "ok":
+            bars.append(None)
+            continue
+        d = r["device_us"]
+        bars.append((name, _gbps(row["bytes"], d["p50"]), (_gbps(row["bytes"], d["p80"]), _gbps(row["bytes"], d["p20"])),
+                     "C0" if name == "ours" else PEER_COLORS.get(name, "C7")))
+    return bars
+
+
+def draw_peers(report, out):
+    """Issue 11's device report: ours vs the best peer per row, GB/s, ratio annotated."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.patches import Patch
+
+    rows = [r for r in report["results"] if r.get("impls")]
+    ops = list(dict.fromkeys(r["op"] for r in rows))
+    roof = report.get("peak_copy_GBps")
+    heights = [max(1.4, 0.42 * sum(r["op"] == op for r in rows) + 0.7) for op in ops]
+    fig, axes = plt.subplots(len(ops), 1, figsize=(12, sum(heights) + 1.4), squeeze=False,
+                             gridspec_kw={"height_ratios": heights})
+    width = 0.38
+    used = {}
+    for ax, op in zip(axes[:, 0], ops):
+        mine = [r for r in rows if r["op"] == op]
+        top = max([b[1] for r in mine for b in _peer_bars(r) if b] + [roof or 0, 1.0])
+        for i, r in enumerate(mine):
+            for k, bar in enumerate(_peer_bars(r)):
+                if bar is None:
+                    continue
+                name, value, (lo, hi), color = bar
+                y = i + (k - 0.5) * width
+                ax.barh(y, value, height=width, color=color, xerr=[[value - lo], [hi - value]],
+                        error_kw={"elinewidth": 0.8, "capsize": 1.5, "ecolor": "0.25"})
+                used[name] = color
+            if r.get("ratio") is not None:
+                text = "%.2fx vs %s" % (r["ratio"], PEER_NAMES.get(r["best_peer"], r["best_peer"]))
+                color = "black" if r["ratio"] >= 1.0 else "firebrick"
+            elif r.get("ours_us") is not None:
+                text, color = "no peer ran", "0.4"
+            else:
+                text, color = "ours did not run", "firebrick"
+            ax.annotate(text, (top, i), xytext=(6, 0), textcoords="offset points", va="center", fontsize=7,
+                        color=color, fontweight="bold" if color == "firebrick" else "normal")
+        if roof:
+            ax.axvline(roof, color="k", linestyle="--", linewidth=1)
+        ax.set_xlim(0, top * 1.02)
+        ax.set_yticks(range(len(mine)))
+        ax.set_yticklabels([_label(r) for r in mine], fontsize=7.5)
+        ax.invert_yaxis()
+        ax.set_title(op, loc="left", fontsize=10, fontweight="bold")
+        ax.set_xlabel("GB/s at the p50 device time, bytes read + written (higher is better); whiskers p80..p20",
+                      fontsize=8)
+        ax.tick_params(axis="x", labelsize=8)
+        ax.grid(axis="x", alpha=0.3)
+    handles = [Patch(color=c, label="operator_runtime" if n == "ours" else "best peer: " + PEER_NAMES.get(n, n))
+               for n, c in used.items()]
+    if roof:
+        handles.append(plt.Line2D([], [], color="k", linestyle="--", label="measured copy peak %.0f GB/s" % roof))
+    total = sum(heights) + 1.4
+    top_frac = 1.0 - 1.1 / total
+    fig.legend(handles=handles, loc="upper center", ncol=min(len(handles), 6), fontsize=8,
+               bbox_to_anchor=(0.5, top_frac + 0.45 * (1 - top_frac)))
+    m, summary = report.get("machine", {}), report.get("summary", {})
+    versions = report.get("versions", {})
+    title = "%s: device time (CUDA profiler, %d MB L2 flush per call), ours vs the best peer per row" % (
+        m.get("gpu") or m.get("device") or "?", (report.get("l2_flush_bytes") or 0) >> 20)
+    if summary.get("rows_with_ratio"):
+        title += "\nwe lead %d / %d rows, geometric mean best peer / ours %.2fx" % (
+            summary["rows_lead"], summary["rows_with_ratio"], summary["geomean_ratio"])
+    title += "; " + ", ".join("%s %s" % (k, v) for k, v in versions.items() if v and k in ("torch", "triton", "liger_kernel", "quack"))
+    fig.suptitle(title, fontsize=9.5, y=0.999)
+    fig.tight_layout(rect=(0, 0, 1, top_frac))
+    fig.savefig(out, dpi=120)
+    plt.close(fig)
+
+
 def draw(report, out):
+    if report["results"] and "impls" in report["results"][0]:
+        return draw_peers(report, out)
     import matplotlib
 
     matplotlib.use("Agg")
@@ -113,11 +212,53 @@ def draw(report, out):
     plt.close(fig)
 
 
+def markdown_table(report) -> str:
+    """README's performance table from an issue-11 device report: per row ours and the best peer, device
+    and wall time (p50, us), the ratio and % of the measured copy peak; then the lead count and geomean."""
+    rows = [r for r in report["results"] if r.get("impls")]
+    lines = ["| op | shape | dtype | ours: device / wall (us) | best peer: device / wall (us) | best peer / ours "
+             "| % of copy peak: ours / peer |", "|---|---|---|---|---|---|---|"]
+
+    def us(v):
+        return "-" if v is None else ("%.0f" % v if v >= 100 else "%.1f" % v)
+
+    for r in rows:
+        peer = PEER_NAMES.get(r.get("best_peer"), r.get("best_peer") or "none ran")
+        shape = _label(r).replace(" " + r["dtype"], "")
+        lines.append("| %s | %s | %s | %s / %s | %s %s / %s | %s | %s / %s |" % (
+            r["op"], shape, r["dtype"].replace("float", "f"), us(r.get("ours_us")),
+            us(r.get("ours_wall_us")), peer, us(r.get("best_peer_us")), us(r.get("best_peer_wall_us")),
+            "%.2fx" % r["ratio"] if r.get("ratio") is not None else "-",
+            "%.0f%%" % r["ours_pct_peak"] if r.get("ours_pct_peak") is not None else "-",
+            "%.0f%%" % r["best_peer_pct_peak"] if r.get("best_peer_pct_peak") is not None else "-"))
+    s = report.get("summary") or {}
+    if s.get("rows_with_ratio"):
+        lines.append("")
+        lines.append("We lead %d of %d rows (ratio >= 1.00); geometric mean of best peer / ours: %.2fx. Copy peak "
+                     "measured in the same run: %.0f GB/s." % (s["rows_lead"], s["rows_with_ratio"], s["geomean_ratio"],
+                                                               report.get("peak_copy_GBps") or float("nan")))
+    return "\n".join(lines) + "\n"
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("json", help="run_ops --json output")
-    parser.add_argument("png", help="the chart to write")
+    parser.add_argument("png", nargs="?", help="the chart to write")
+    parser.add_argument("--markdown", help="also write README's performance table (markdown) here ('-': stdout); "
+                        "needs no matplotlib")
     args = parser.parse_args(argv)
+    if args.markdown:
+        report = json.loads(user_path(args.json).read_text())
+        table = markdown_table(report)
+        if args.markdown == "-":
+            sys.stdout.write(table)
+        else:
+            user_path(args.markdown).write_text(table)
+            print("wrote %s" % user_path(args.markdown))
+        if not args.png:
+            return 0
+    if not args.png:
+        parser.error("the chart's path is missing (or pass --markdown)")
     try:
         import matplotlib  # noqa: F401
     except ImportError:

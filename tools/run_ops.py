@@ -11,9 +11,20 @@ backend that is not available here ends the run with one line and exit status 2.
 relative paths (--json) are relative to the directory you ran it from. Long test runs print progress.
 
 Operators are found as ops/**/cases.py (NAME, op, reference, CASES, BENCH_CASES, bytes_moved,
-torch_reference). On a device, bench times are medians of CUDA-event timings with an L2 flush before
-each run; PyTorch runs the same call on the same tensors in the same process, and the device's copy
-bandwidth is measured too, so every number comes with a ratio to torch and a % of measured peak.
+torch_reference). On a device (issue 11's method, operator_runtime.benchmark): every row of issue 11's
+shape matrix (--matrix=cases: the ops' BENCH_CASES) is timed for ours and, on the same tensors in the
+same process, the peers: torch eager, torch.compile (Inductor), Liger-Kernel's Triton softmax and
+QuACK's CuTe-DSL softmax (each "absent: why" when it does not import or fails to compile, "n/a: why"
+when it does not do the row's op). Device time is the sum of the kernels one call launches, from the
+CUDA profiler (CUPTI via torch.profiler), a 256 MB L2 flush before every call; wall time per call
+(call + synchronize) beside it; p20/p50/p80 of up to 50 calls; % of the copy peak measured in the same
+run; ratio = best peer / ours (>= 1.00: we lead). The end prints rows led / total, the geometric mean of
+the ratios and the rows under 85% of the peak at >= 64 MB moved; --json keeps everything (rewritten
+after every row). The whole matrix takes about 3-4 minutes on an H200 (--time_budget_s bounds it):
+
+  PYTHONPATH=... python3 tools/run_ops.py --mode bench --backend nvidia --json bench/results/h200-peers.json
+  python3 tools/plot_bench.py bench/results/h200-peers.json bench/results/h200-peers.png
+  python3 tools/run_ops.py --mode bench --bench_self_test --json /tmp/self.json   # the same code on the CPU
 
 On the CPU backend the benchmark is CPU_BENCH below: each case against numpy doing the same work (and
 torch's CPU kernels when torch is installed) in the same process, calls interleaved, outputs
@@ -39,8 +50,23 @@ REPO = pathlib.Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:  # run from a checkout without Bazel
     sys.path.insert(0, str(REPO))
 
+os.environ.setdefault("KINETO_LOG_LEVEL", "5")  # the CUDA profiler's per-session STAGE lines, off (before torch loads)
+
 import operator_runtime as oprt  # noqa: E402
 from operator_runtime import benchmark, testing  # noqa: E402
+
+if not hasattr(benchmark, "DeviceTimer") and (REPO / "python" / "operator_runtime" / "benchmark.py").exists():
+    # an installed wheel older than this checkout's run_ops: take the checkout's benchmark module (pure
+    # Python; it only needs the installed package's _backends)
+    import importlib.util
+
+    _spec = importlib.util.spec_from_file_location("operator_runtime.benchmark",
+                                                   REPO / "python" / "operator_runtime" / "benchmark.py")
+    benchmark = importlib.util.module_from_spec(_spec)
+    sys.modules["operator_runtime.benchmark"] = benchmark
+    _spec.loader.exec_module(benchmark)
+    print("run_ops: the installed operator_runtime's benchmark module predates this run_ops; using %s"
+          % _spec.origin, file=sys.stderr)
 
 FLAGS = flags.FLAGS
 flags.DEFINE_string("op", "all", "public op names, comma-separated (copy, vector_add, relu, reduce_sum, softmax, "
@@ -52,7 +78,25 @@ flags.DEFINE_enum("mode", "all", ["test", "bench", "all", "explain"],
                   "test: correctness cases; bench: timings; all: both; explain: which kernels serve each benchmark "
                   "shape (name, grid, block, shared memory; oprt.explain)")
 flags.DEFINE_string("json", None, "write the benchmark results (with machine facts) to this JSON file")
-flags.DEFINE_integer("repeats", None, "timed runs per benchmark, median reported (default: 30 on devices, 11 on cpu)")
+flags.DEFINE_integer("repeats", None, "timed calls per benchmark (default: 50 on devices, fewer -- down to "
+                     "--min_repeats -- where they would exceed --measure_budget_s; 11 on cpu)")
+flags.DEFINE_integer("min_repeats", 10, "device benchmark: the fewest timed calls of one measurement")
+flags.DEFINE_float("measure_budget_s", 0.25, "device benchmark: seconds one measurement (one implementation, "
+                   "device or wall timing) aims at; slow calls get fewer repeats")
+flags.DEFINE_float("time_budget_s", 240, "device benchmark: after 80%% of this many seconds torch.compile is "
+                   "skipped, after all of it the remaining rows are skipped (both said in the output and JSON)")
+flags.DEFINE_enum("matrix", "issue11", ["issue11", "cases"], "device benchmark shapes: issue 11's matrix "
+                  "(softmax, log_softmax, axis-0 softmax, row sums, sums to a scalar, copy/relu/vector_add at "
+                  "64M and 256M elements; f16, bf16, f32), or each op's BENCH_CASES")
+flags.DEFINE_list("peers", ["torch_eager", "torch_compile", "liger", "quack"], "device benchmark peers "
+                  "(each absent when it does not import or does not do the row's op)")
+flags.DEFINE_integer("precompile_workers", 8, "device benchmark: processes that make the first call of every "
+                     "row's compiling peers (torch.compile, Liger, QuACK) at once before timing starts, so that "
+                     "the timed run finds their on-disk caches warm (0: off)")
+flags.DEFINE_float("precompile_timeout_s", 100, "device benchmark: the most seconds those processes may take")
+flags.DEFINE_boolean("bench_self_test", False, "run the device benchmark's code on the CPU (torch CPU tensors, "
+                     "the CPU profiler, shapes shrunk to --max_bench_elements, default 65536): checks the "
+                     "harness without a GPU; the numbers mean nothing")
 flags.DEFINE_integer("max_bench_elements", None, "shrink device benchmark shapes to at most this many elements")
 flags.DEFINE_integer("quiet_wait_s", 0, "CPU benchmark on a shared machine: before each case wait up to this many "
                      "seconds for the CPUs to be >= 85% idle, and measure again (3 tries at most) while other "
@@ -140,9 +184,9 @@ def _shrunk(case, max_elements):
     return testing.BenchCase(shapes=tuple(tuple(s) for s in shapes), dtype=case.dtype, attrs=case.attrs)
 
 
-def _torch_inputs(torch, case):
+def _torch_inputs(torch, case, device="cuda"):
     dtype = getattr(torch, case.dtype)
-    return [torch.randn(s, dtype=dtype, device="cuda") for s in case.shapes]
+    return [torch.randn(s, dtype=dtype, device=device) for s in case.shapes]
 
 
 def run_explain(selection, backend):
@@ -154,62 +198,532 @@ def run_explain(selection, backend):
                 print("== %s %s\n%s" % (sel.name, case.id, explanation), flush=True)
 
 
-def run_bench(selection, backend):
-    """The device benchmark: BENCH_CASES of every op, ours and torch on the same tensors."""
-    timer = benchmark.Timer(backend, repeats=FLAGS.repeats or 30)
-    torch = timer.torch if FLAGS.torch else None
-    peak = timer.copy_bandwidth_gbps()
-    max_elements = FLAGS.max_bench_elements
-    work = [(sel, case) for sel in selection for case in getattr(sel.module, "BENCH_CASES", []) if sel.owns(case)]
-    print("\n== benchmark on backend %s (%s): %d cases" % (backend, oprt.device_name(), len(work)), flush=True)
-    if peak:
-        print("measured device-to-device copy bandwidth: %.0f GB/s" % peak)
-    header = "%-11s %-40s %11s %9s %7s %11s %8s" % ("op", "case", "ours (us)", "GB/s", "%peak", "torch (us)", "speedup")
-    print(header + "\n" + "-" * len(header), flush=True)
-    results = []
-    seen = set()
-    for sel, case in work:
-        name, module = sel.name, sel.module
-        original = case
-        if max_elements:
-            case = _shrunk(case, max_elements)
-            if case.id == original.id:
-                case = original
-            elif (name, case.id) in seen:  # shrunk onto a shape already measured: not a row of its own
-                print("%-11s %-40s skipped: --max_bench_elements shrinks it to %s, already run" % (
-                    name, original.id, case.id), flush=True)
-                continue
-        seen.add((name, case.id))
-        kwargs = case.kwargs
-        inputs = _torch_inputs(torch, case) if torch is not None else testing.bench_inputs(case, backend)
-        nbytes = module.bytes_moved(case)
+# ----------------------------------------------------------------------------------------------------
+# Device benchmark (issue 11): ours against the strongest peers, device time by the CUDA profiler
+
+def _issue11_matrix():
+    """(public op name, BenchCase): issue 11's shape matrix, in the order it is run and printed."""
+    case, dt3 = testing.BenchCase, ("float16", "bfloat16", "float32")
+    softmax_shapes = ((4096, 4096), (8192, 8192), (65536, 128), (16384, 256), (8192, 512), (32768, 1024),
+                      (128, 131072), (16, 262144), (1, 1048576))
+    row_shapes = ((8192, 8192), (128, 131072), (16, 262144), (4096, 4096), (65536, 128), (16384, 256),
+                  (8192, 512), (32768, 1024))
+    big = (64 << 20, 256 << 20)
+    return ([("softmax", case((s,), d, (("axis", -1),))) for s in softmax_shapes for d in dt3]
+            + [("log_softmax", case((s,), d, (("axis", -1), ("log", True))))
+               for s in ((4096, 4096), (32768, 1024), (65536, 128), (128, 131072)) for d in dt3]
+            + [("softmax", case((s,), d, (("axis", 0),))) for s in ((4096, 4096), (1024, 32768)) for d in dt3]
+            + [("reduce_sum", case((s,), d, (("axis", -1),))) for s in row_shapes for d in dt3]
+            + [("reduce_sum", case(((n,),), d, (("axis", None),))) for n in big for d in dt3]
+            + [(op, case(((n,),), d)) for op in ("copy", "relu") for n in big for d in dt3]
+            + [("vector_add", case(((n,), (n,)), d)) for n in big for d in dt3]
+            + [("gelu", case(((256 << 20,),), d)) for d in dt3])  # (selected by --op all or gelu)
+
+
+PEERS = ("torch_eager", "torch_compile", "liger", "quack")
+PEER_LABELS = {"ours": "ours", "torch_eager": "eager", "torch_compile": "compile", "liger": "liger", "quack": "quack"}
+
+
+def _reason(error) -> str:
+    text = (str(error).strip().splitlines() or [""])[0][:200]
+    return "%s: %s" % (type(error).__name__, text) if text else type(error).__name__
+
+
+def logical_op(torch, op_name, kwargs):
+    """The torch function that does what our op does on a row: fn(*inputs) -> output."""
+    axis = kwargs.get("axis", -1)
+    if op_name in ("softmax", "log_softmax"):
+        f = torch.log_softmax if kwargs.get("log") else torch.softmax
+        return lambda x: f(x, dim=axis)
+    if op_name == "reduce_sum":
+        return (lambda x: x.sum()) if axis is None else (lambda x: x.sum(dim=axis))
+    if op_name == "copy":
+        return lambda x: x.clone()
+    if op_name == "relu":
+        return lambda x: torch.relu(x)
+    if op_name == "vector_add":
+        return lambda a, b: a + b
+    if op_name == "gelu":
+        approximate = kwargs.get("approximate", "none")
+        return lambda x: torch.nn.functional.gelu(x, approximate=approximate)
+    return None  # an op run_ops knows no torch equivalent of: its peers are absent
+
+
+class Peers:
+    """The peer implementations of a row: {name: callable, or 'absent: why' / 'n/a: why'}.
+
+    torch_eager: the torch function; torch_compile: torch.compile of it (Inductor, dynamic=False,
+    fullgraph=True; dynamo's caches reset per row and its recompile limits raised, so it never falls back
+    to eager); liger: Liger-Kernel's Triton softmax (softmax over the last axis, rows of <= 65,536);
+    quack: QuACK's CuTe-DSL softmax_fwd (2-D softmax over the last axis)."""
+
+    def __init__(self, torch, wanted=PEERS):
+        self.torch, self.wanted = torch, tuple(wanted)
+        self.liger = self.quack = None
+        self.liger_absent = self.quack_absent = self.compile_absent = None
+        if "liger" in self.wanted:
+            try:
+                from liger_kernel.ops.softmax import LigerSoftmaxFunction
+
+                self.liger = LigerSoftmaxFunction.apply
+            except Exception as error:  # noqa: BLE001 - optional: any import failure makes it absent
+                self.liger_absent = "absent: " + _reason(error)
+        if "quack" in self.wanted:
+            try:
+                from quack.softmax import softmax_fwd
+
+                self.quack = softmax_fwd
+            except Exception as error:  # noqa: BLE001
+                self.quack_absent = "absent: " + _reason(error)
+        if "torch_compile" in self.wanted:
+            try:
+                import torch._dynamo as dynamo
+
+                _configure_dynamo(dynamo)
+                self.dynamo = dynamo
+            except Exception as error:  # noqa: BLE001
+                self.compile_absent = "absent: " + _reason(error)
+
+    def for_row(self, op_name, kwargs, ndim, row_length, skip_compile=None) -> dict:
+        torch, out = self.torch, {}
+        fn = logical_op(torch, op_name, kwargs)
+        if fn is None:
+            return {name: "absent: no torch equivalent of %s known to run_ops" % op_name for name in self.wanted}
+        if "torch_eager" in self.wanted:
+            out["torch_eager"] = fn
+        if "torch_compile" in self.wanted:
+            if self.compile_absent or skip_compile:
+                out["torch_compile"] = self.compile_absent or skip_compile
+            else:
+                self.dynamo.reset()  # one row's shapes only: no guard chain across rows, no recompile limit
+                out["torch_compile"] = torch.compile(fn, dynamic=False, fullgraph=True)
+        axis = kwargs.get("axis", -1)
+        last_axis = axis in (-1, ndim - 1)
+        plain_softmax = op_name == "softmax" and not kwargs.get("log")
+        if "liger" in self.wanted:
+            if not plain_softmax:
+                out["liger"] = "n/a: softmax only"
+            elif not last_axis:
+                out["liger"] = "n/a: last axis only"
+            elif self.liger is None:
+                out["liger"] = self.liger_absent
+            elif row_length > 65536:
+                out["liger"] = "n/a: refuses rows longer than 65,536"
+            else:
+                out["liger"] = self.liger
+        if "quack" in self.wanted:
+            if not plain_softmax:
+                out["quack"] = "n/a: softmax only"
+            elif not last_axis or ndim != 2:
+                out["quack"] = "n/a: 2-D, last axis only"
+            elif self.quack is None:
+                out["quack"] = self.quack_absent
+            else:
+                out["quack"] = self.quack
+        return out
+
+
+def _configure_dynamo(dynamo):
+    """Recompile limits far above the rows of a run, static shapes, and Inductor's autotuning done in the
+    process that times the kernels (never taken from the cache that the precompile workers, busy on the
+    same GPU at once, would leave behind); the same settings in the workers keep the cache keys equal."""
+    try:
+        import torch._inductor.config as inductor_config
+
+        if hasattr(inductor_config, "autotune_local_cache"):
+            inductor_config.autotune_local_cache = False
+    except ImportError:
+        pass
+    for name in ("recompile_limit", "cache_size_limit", "accumulated_recompile_limit", "accumulated_cache_size_limit"):
+        if hasattr(dynamo.config, name):
+            setattr(dynamo.config, name, 4096)
+    if hasattr(dynamo.config, "automatic_dynamic_shapes"):
+        dynamo.config.automatic_dynamic_shapes = False
+
+
+def _precompile_row(device, peers, op_name, shapes, dtype, attrs):
+    """In a worker process: the first call of each compiling peer of one row -- torch.compile (Inductor),
+    Liger's Triton kernel, QuACK's CuTe-DSL kernel -- which fills their on-disk caches (FX graphs, Triton
+    and CuTe binaries) for the main process. Returns (seconds, [errors])."""
+    os.environ.setdefault("TORCHINDUCTOR_COMPILE_THREADS", "1")
+    import torch
+    import torch._dynamo as dynamo
+
+    _configure_dynamo(dynamo)
+    t0, errors = time.time(), []
+    inputs = [torch.randn(s, dtype=getattr(torch, dtype), device=device) for s in shapes]
+    row = Peers(torch, [p for p in peers if p != "torch_eager"]).for_row(
+        op_name, dict(attrs), len(shapes[0]), shapes[0][-1])
+    for name, fn in row.items():
+        if callable(fn):
+            try:
+                fn(*inputs)
+            except Exception as error:  # noqa: BLE001 - the main process meets (and reports) it again
+                errors.append("%s: %s" % (name, _reason(error)))
+    if device != "cpu":
+        torch.cuda.synchronize()
+    return time.time() - t0, errors
+
+
+def _precompile_worker(spec_json):
+    """The body of one precompile process: its rows, one JSON line of (seconds, errors) per row on stdout."""
+    spec = json.loads(spec_json)
+    for op_name, shapes, dtype, attrs in spec["rows"]:
         try:
-            ours_ms = timer.time_ms(lambda: module.op(*inputs, **kwargs))
-        except oprt.OprtError as error:
-            print("%-11s %-40s error: %s" % (name, case.id, error), flush=True)
+            result = _precompile_row(spec["device"], spec["peers"], op_name, shapes, dtype, [tuple(a) for a in attrs])
+        except Exception as error:  # noqa: BLE001
+            result = (None, [_reason(error)])
+        print(json.dumps(result), flush=True)
+
+
+def precompile(device, work, peers, workers, timeout_s):
+    """The compiling peers' first calls for every row, in `workers` processes at once (rows dealt round
+    robin), before anything is timed: their kernels never overlap a measurement. Processes still running
+    after timeout_s are killed (what they compiled stays cached). Returns a line for the report."""
+    import subprocess
+
+    peers = [p for p in peers if p in ("torch_compile", "liger", "quack")]
+    rows = [(sel.name, [list(s) for s in case.shapes], case.dtype, [list(a) for a in case.attrs]) for sel, case in work]
+    if workers <= 0 or not rows or not peers:
+        return "off"
+    t0 = time.time()
+    code = "import sys; sys.path.insert(0, %r); import run_ops; run_ops._precompile_worker(sys.stdin.read())" % str(
+        pathlib.Path(__file__).resolve().parent)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    procs = []
+    for i in range(min(workers, len(rows))):
+        spec = json.dumps({"device": device, "peers": peers, "rows": rows[i::workers]})
+        proc = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL, text=True, env=env, cwd=str(REPO))
+        proc.stdin.write(spec)
+        proc.stdin.close()
+        procs.append(proc)
+    done, errors, killed = 0, 0, 0
+    for proc in procs:
+        try:
+            proc.wait(timeout=max(0.0, timeout_s - (time.time() - t0)))
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+            killed += 1
+        for line in proc.stdout.read().splitlines():
+            try:
+                seconds, errs = json.loads(line)
+            except ValueError:
+                continue
+            done += 1
+            errors += bool(errs) or seconds is None
+    return "%d of %d rows (%s) in %d processes, %.0f s%s%s" % (
+        done, len(rows), ", ".join(peers), len(procs), time.time() - t0,
+        "; %d cut short by --precompile_timeout_s" % killed if killed else "",
+        "; %d rows with a failure" % errors if errors else "")
+
+
+def max_rel_err(torch, out, ref) -> float:
+    """max |out - ref| / max |ref| in float32 (one number: is it the same op?)."""
+    if out.shape != ref.shape:
+        return float("inf")
+    a, b = out.float(), ref.float()
+    scale = b.abs().max().item() if b.numel() else 0.0
+    return (a - b).abs().max().item() / max(scale, 1e-30) if b.numel() else 0.0
+
+
+def _row_label(op_name, case):
+    shapes = " + ".join("x".join(str(n) for n in s) for s in case.shapes)
+    if len(case.shapes) == 2 and case.shapes[0] == case.shapes[1]:
+        shapes = "x".join(str(n) for n in case.shapes[0]) + " x2"
+    axis = case.kwargs.get("axis", -1)
+    if op_name == "reduce_sum":
+        shapes += " ->scalar" if axis is None else " axis=%s" % axis
+    elif axis not in (-1, None) and "softmax" in op_name:
+        shapes += " axis=%s" % axis
+    return shapes
+
+
+def _fmt(v, spec="%.1f"):
+    return "-" if v is None else spec % v
+
+
+def _bench_table_line(row) -> str:
+    impls = row["impls"]
+
+    def us(name):
+        r = impls.get(name)
+        if r is None:
+            return "-"
+        if r.get("status") == "ok":
+            return ("%.1f" % r["device_us"]["p50"]) + ("!" if r.get("mismatch") else "")
+        return r["status"].split(":")[0]  # absent / n/a / error
+
+    return "%-11s %-22s %-8s %7.1f %8s %8s %5s | %s | %-7s %8s %5s %6s" % (
+        row["op"], row["label"], row["dtype"].replace("float", "f"), row["bytes"] / 1e6,
+        us("ours"), _fmt(row.get("ours_wall_us")), _fmt(row.get("ours_pct_peak"), "%.0f"),
+        " ".join("%8s" % us(p) for p in PEERS),
+        PEER_LABELS.get(row.get("best_peer"), "-"), _fmt(row.get("best_peer_us")),
+        _fmt(row.get("best_peer_pct_peak"), "%.0f"), _fmt(row.get("ratio"), "%.2f"))
+
+
+BENCH_HEADER = "%-11s %-22s %-8s %7s %8s %8s %5s | %s | %-7s %8s %5s %6s" % (
+    "op", "shape", "dtype", "MB", "ours us", "wall us", "%pk", " ".join("%8s" % PEER_LABELS[p] for p in PEERS),
+    "best", "best us", "%pk", "ratio")
+
+
+def _write_json(path, report):
+    if path is None:
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(report, indent=1, default=str) + "\n")
+    os.replace(tmp, path)
+
+
+def _measure_impl(timer, torch, fn, inputs, ref, nbytes, peak):
+    """One implementation on one row: warm-up (compiles), the output checked against eager's, timings."""
+    t0 = time.time()
+    try:
+        out = fn(*inputs)
+        timer.synchronize()
+    except Exception as error:  # noqa: BLE001 - a failing implementation is a row entry, not the end of the run
+        return {"status": "error: " + _reason(error)}, None
+    first_call_s = time.time() - t0
+    try:
+        err = max_rel_err(torch, out, ref) if ref is not None else None
+    except Exception as error:  # noqa: BLE001 - e.g. an output of another type; timed all the same
+        err = "not compared: " + _reason(error)
+    del out
+    try:
+        m = timer.measure(lambda: fn(*inputs))
+    except Exception as error:  # noqa: BLE001
+        return {"status": "error: " + _reason(error)}, None
+    result = benchmark.impl_summary(m["device_us"], m["wall_us"], m["event_us"], m["kernels"], nbytes, peak)
+    result["kernels_per_call"] = m["kernels_per_call"]
+    result["first_call_s"] = first_call_s  # compiles (torch.compile, Triton, CuTe DSL) happen here
+    if isinstance(err, str):
+        result["max_rel_err_vs_eager"] = err
+    elif err is not None:
+        result["max_rel_err_vs_eager"] = err
+        result["mismatch"] = not err <= 0.05
+    return result, m
+
+
+def _context_alive(torch, device):
+    if device == "cpu":
+        return True
+    try:
+        torch.cuda.synchronize()
+        return True
+    except Exception:  # noqa: BLE001 - a sticky CUDA error: nothing more can run in this process
+        return False
+
+
+def run_bench(selection, backend, json_path=None, device="cuda"):
+    """The device benchmark: issue 11's matrix (or each op's BENCH_CASES with --matrix=cases), ours and the
+    peers on the same tensors, device time by the profiler, wall time beside it; the report is rewritten
+    to json_path after every row, so a run cut short still leaves its rows. device='cpu' is the self-test
+    (--bench_self_test): torch CPU tensors, the CPU profiler, small shapes."""
+    started = time.time()
+    torch = benchmark._torch_cuda() if device == "cuda" else _torch_cpu()
+    if torch is None:
+        return run_bench_wall_clock(selection, backend)
+    by_name = {sel.name: sel for sel in selection}
+    if FLAGS.matrix == "issue11":
+        work = [(by_name[op], case) for op, case in _issue11_matrix() if op in by_name and by_name[op].owns(case)]
+    else:
+        work = [(sel, case) for sel in selection for case in getattr(sel.module, "BENCH_CASES", []) if sel.owns(case)]
+    plan, seen = [], set()  # (sel, case as run, case as listed): shrunk by --max_bench_elements, no shape twice
+    for sel, original in work:
+        case = _shrunk(original, FLAGS.max_bench_elements) if FLAGS.max_bench_elements else original
+        case = original if case.id == original.id else case
+        if (sel.name, case.id) not in seen:
+            seen.add((sel.name, case.id))
+            plan.append((sel, case, original))
+    work = [(sel, case) for sel, case, _ in plan]
+    wanted = [p for p in PEERS if p in FLAGS.peers] if FLAGS.torch else []
+    settings = dict(device=device, repeats=FLAGS.repeats or 50, min_repeats=min(FLAGS.min_repeats, FLAGS.repeats or 50),
+                    budget_s=FLAGS.measure_budget_s,
+                    flush_bytes=benchmark.L2_FLUSH_BYTES if device == "cuda" else 1 << 20)
+    timing = "device time (torch.profiler)"
+    try:
+        timer = benchmark.DeviceTimer(torch, **settings)
+    except Exception as error:  # noqa: BLE001 - no CUPTI: CUDA events, said in every report
+        if device != "cuda":
+            raise
+        timing = "CUDA events around each call (the profiler failed: %s)" % _reason(error)
+        print("run_ops: " + timing, file=sys.stderr)
+        timer = benchmark.EventTimer(torch, **settings)
+    peak = timer.copy_peak(1 << 30 if device == "cuda" else 1 << 22)
+    peers = Peers(torch, wanted)
+    compiling = [p for p in wanted if p in ("torch_compile", "liger", "quack")
+                 and not (p == "torch_compile" and peers.compile_absent) and not (p == "liger" and peers.liger is None)
+                 and not (p == "quack" and peers.quack is None)]
+    precompiled = "off"
+    if compiling and FLAGS.precompile_workers > 0:
+        progress("compiling %s for %d rows in %d processes ..." % (", ".join(compiling), len(work),
+                                                                  FLAGS.precompile_workers))
+        precompiled = precompile(device, work, compiling, FLAGS.precompile_workers, FLAGS.precompile_timeout_s)
+        progress("  " + precompiled)
+    versions = benchmark.package_versions()
+    report = {
+        "schema": "operator_runtime.bench.device/2",
+        "command": " ".join([os.path.basename(sys.executable)] + sys.argv),
+        "argv": sys.argv, "cwd": os.getcwd(), "timestamp": benchmark.machine_info("cpu")["date"],
+        "machine": benchmark.machine_info(backend if device == "cuda" else "cpu"), "versions": versions,
+        "method": {
+            "device_time": "torch.profiler (CUPTI): sum of the device activities (kernels, memsets, memcpys) one "
+                           "call launches; the L2 flush's kernel (%s) marks calls and is excluded" % ", ".join(
+                               sorted(timer.flush_names)),
+            "wall_time": "perf_counter around fn() + synchronize, after a flush and a synchronize, per call",
+            "event_time": "CUDA events around the same span",
+            "l2_flush_bytes": int(timer.flush_buffer.numel()), "quantiles": list(benchmark.QUANTILES),
+            "repeats": timer.repeats, "min_repeats": timer.min_repeats, "budget_s_per_measurement": timer.budget_s,
+            "ratio": "best peer p50 device time / ours (>= 1.00: we lead)",
+            "peak": "torch copy_ of 1 GiB, bytes read + written / p50 device time",
+            "matrix": FLAGS.matrix, "peers": wanted, "time_budget_s": FLAGS.time_budget_s,
+            "torch_compile": "torch.compile(fn, dynamic=False, fullgraph=True), dynamo reset per row, recompile "
+                             "limits 4096, Inductor's autotuning in this process; first call (compile) untimed",
+            "precompiled": precompiled,
+        },
+        "peak_copy": peak, "peak_copy_GBps": peak["GBps"], "timing": timing,
+        "l2_flush_bytes": int(timer.flush_buffer.numel()), "repeats": timer.repeats,
+        "results": [], "skipped": [],
+    }
+    print("\n== device benchmark on backend %s (%s), %d rows; peers: %s" % (
+        backend, report["machine"].get("gpu") or report["machine"].get("device"), len(work), ", ".join(wanted) or "none"),
+        flush=True)
+    print("versions: " + ", ".join("%s %s" % (k, v or "absent") for k, v in versions.items()))
+    print("timing: " + timing + "; peers compiled beforehand: " + precompiled)
+    print("measured copy peak: %.0f GB/s (torch copy_ of %d MiB, p50 device time %.1f us); L2 flush %d MB before "
+          "every timed call; device time p50 of %d calls (>= %d), wall = one call + synchronize" % (
+              peak["GBps"], peak["bytes"] >> 21, peak["device_us"]["p50"], timer.flush_buffer.numel() >> 20, timer.repeats,
+              timer.min_repeats))
+    print("ours/peer columns: p50 device us; best = fastest peer; ratio = best peer / ours (>= 1.00: we lead); "
+          "! = output differs from eager's")
+    print(BENCH_HEADER + "\n" + "-" * len(BENCH_HEADER), flush=True)
+    absences, dead = {}, False
+    for k, (sel, case, original) in enumerate(plan):
+        elapsed = time.time() - started
+        if dead or elapsed > FLAGS.time_budget_s:
+            report["skipped"].append({"op": sel.name, "case": case.id, "why": "device context lost" if dead else
+                                      "time budget (--time_budget_s=%d) spent" % FLAGS.time_budget_s})
             continue
-        row = {"op": name, "case": case.id, "shapes": case.shapes, "dtype": case.dtype, "attrs": dict(case.attrs),
-               "bytes": nbytes, "ours_us": ours_ms * 1e3, "ours_GBps": nbytes / (ours_ms * 1e-3) / 1e9}
+        skip_compile = None
+        if elapsed > 0.8 * FLAGS.time_budget_s:
+            skip_compile = "absent: skipped, 80% of --time_budget_s spent"
+        kwargs, module = case.kwargs, sel.module
+        nbytes = int(module.bytes_moved(case))
+        row = {"op": sel.name, "case": case.id, "label": _row_label(sel.name, case),
+               "shapes": [list(s) for s in case.shapes], "dtype": case.dtype, "attrs": dict(case.attrs),
+               "bytes": nbytes, "impls": {}}
         if case is not original:
             row["shrunk_from"] = original.id
-        if peak:
-            row["ours_pct_peak"] = 100.0 * row["ours_GBps"] / peak
-        if torch is not None and hasattr(module, "torch_reference"):
-            torch_ms = timer.time_ms(lambda: module.torch_reference(*inputs, **kwargs))
-            row.update(torch_us=torch_ms * 1e3, torch_GBps=nbytes / (torch_ms * 1e-3) / 1e9,
-                       speedup_vs_torch=torch_ms / ours_ms)
-        results.append(row)
-        print("%-11s %-40s %11.1f %9.1f %7s %11s %8s" % (
-            name, case.id + (" (from %s)" % original.id.split("-")[0] if case is not original else ""),
-            row["ours_us"], row["ours_GBps"],
-            "%.1f" % row["ours_pct_peak"] if "ours_pct_peak" in row else "-",
-            "%.1f" % row["torch_us"] if "torch_us" in row else "-",
-            "%.2fx" % row["speedup_vs_torch"] if "speedup_vs_torch" in row else "-"), flush=True)
+        try:
+            inputs = _torch_inputs(torch, case, device)
+        except Exception as error:  # noqa: BLE001 - e.g. out of memory
+            report["skipped"].append({"op": sel.name, "case": case.id, "why": "inputs: " + _reason(error)})
+            continue
+        fns = {"ours": lambda *xs, kwargs=kwargs: module.op(*xs, **kwargs)}
+        if wanted:
+            ndim = len(case.shapes[0])
+            fns.update(peers.for_row(sel.name, kwargs, ndim, case.shapes[0][-1], skip_compile))
+        ref = None
+        if wanted and logical_op(torch, sel.name, kwargs) is not None:
+            try:
+                ref = logical_op(torch, sel.name, kwargs)(*inputs)
+            except Exception:  # noqa: BLE001
+                ref = None
+        for name, fn in fns.items():
+            if isinstance(fn, str) or fn is None:
+                row["impls"][name] = {"status": fn or "absent"}
+                absences.setdefault((name, fn), 0)
+                absences[(name, fn)] += 1
+                continue
+            if not _context_alive(torch, device):
+                dead = True
+                row["impls"][name] = {"status": "error: the device context was lost"}
+                continue
+            result, m = _measure_impl(timer, torch, fn, inputs, ref if name != "torch_eager" else None, nbytes,
+                                      peak["GBps"])
+            if name == "torch_compile" and result["status"].startswith("error"):
+                result["status"] = "absent: torch.compile failed: " + result["status"][len("error: "):]
+            if name == "torch_compile" and m and not any("triton" in kn.lower() for kn in m["kernels"]):
+                result["note"] = "no Triton kernel among its kernels: Inductor called aten"
+            row["impls"][name] = result
+            if not result["status"] == "ok":
+                absences.setdefault((name, result["status"]), 0)
+                absences[(name, result["status"])] += 1
+        del inputs, ref, fns
+        benchmark.compare_row(row)
+        report["results"].append(row)
+        print(_bench_table_line(row), flush=True)
+        report["summary"] = benchmark.summarize(report["results"])
+        report["elapsed_s"] = time.time() - started
+        _write_json(json_path, report)
+        if (k + 1) % 10 == 0:
+            progress("  ... %d/%d rows, %.0f s" % (k + 1, len(work), time.time() - started))
+    if device == "cuda" and not dead:
+        try:
+            report["python_call_overhead"] = _call_overhead(torch)
+        except Exception as error:  # noqa: BLE001 - an extra, never the end of the run
+            print("python call overhead: not measured: %s" % _reason(error))
+    summary = report["summary"] = benchmark.summarize(report["results"])
+    report["elapsed_s"] = time.time() - started
+    if absences:
+        print("\nnot run (rows):")
+        for (name, why), count in sorted(absences.items(), key=lambda item: (item[0][0], str(item[0][1]))):
+            print("  %-13s %s (%d)" % (name, why, count))
+    if report["skipped"]:
+        print("\nskipped rows: %d (%s)" % (len(report["skipped"]), "; ".join(sorted({s["why"] for s in report["skipped"]}))))
+    print(format_summary(summary))
+    print("benchmark: %.0f s" % report["elapsed_s"], flush=True)
+    return report
+
+
+def format_summary(summary) -> str:
+    under_key = "under_%d_pct_peak_at_64MB" % benchmark.UNDER_PEAK_PERCENT
+    lines = ["\n== summary",
+             "rows where we lead (ratio >= 1.00): %d / %d (of %d rows)" % (
+                 summary["rows_lead"], summary["rows_with_ratio"], summary["rows"]),
+             "geometric mean of best peer / ours: %.3f" % summary["geomean_ratio"],
+             "per op: " + ", ".join("%s %.3f" % kv for kv in summary["geomean_ratio_per_op"].items()),
+             "best peer per row: " + ", ".join("%s %d" % kv for kv in summary["best_peer_counts"].items())]
+    under = summary[under_key]
+    lines.append("rows under %d%% of the copy peak at >= 64 MB moved: %d" % (benchmark.UNDER_PEAK_PERCENT, len(under)))
+    lines += ["  %-11s %-36s %6.0f MB %5.1f%%" % (u["op"], u["case"], u["bytes"] / 1e6, u["ours_pct_peak"]) for u in under]
+    if summary["behind"]:
+        lines.append("rows behind (ratio < 1.00): %d" % len(summary["behind"]))
+        lines += ["  %-11s %-36s %.2f (%s)" % (b["op"], b["case"], b["ratio"], b["best_peer"]) for b in summary["behind"]]
+    return "\n".join(lines)
+
+
+def run_bench_wall_clock(selection, backend):
+    """A device backend torch cannot see (metax): ours only, wall clock around a synchronize, quantiles."""
+    timer = benchmark.Timer(backend, repeats=FLAGS.repeats or 30)
+    work = [(sel, case) for sel in selection for case in getattr(sel.module, "BENCH_CASES", []) if sel.owns(case)]
+    print("\n== benchmark on backend %s (%s): %d cases, wall clock (no torch on this device)" % (
+        backend, oprt.device_name(), len(work)), flush=True)
+    results = []
+    for sel, case in work:
+        if FLAGS.max_bench_elements:
+            case = _shrunk(case, FLAGS.max_bench_elements)
+        inputs = testing.bench_inputs(case, backend)
+        nbytes = int(sel.module.bytes_moved(case))
+        try:
+            times = [t * 1e3 for t in timer.times_ms(lambda: sel.module.op(*inputs, **case.kwargs))]
+        except oprt.OprtError as error:
+            print("%-11s %-40s error: %s" % (sel.name, case.id, error), flush=True)
+            continue
+        row = {"op": sel.name, "case": case.id, "label": _row_label(sel.name, case), "shapes": [list(s) for s in case.shapes],
+               "dtype": case.dtype, "attrs": dict(case.attrs), "bytes": nbytes,
+               "impls": {"ours": benchmark.impl_summary(times, times, None, None, nbytes, None)}}
+        results.append(benchmark.compare_row(row))
+        print("%-11s %-40s %10.1f us (p20 %.1f, p80 %.1f)" % (sel.name, case.id, row["ours_us"],
+                                                             row["impls"]["ours"]["device_us"]["p20"],
+                                                             row["impls"]["ours"]["device_us"]["p80"]), flush=True)
         del inputs
-    overhead = _call_overhead(torch) if torch is not None else None
-    return {"machine": benchmark.machine_info(backend), "python_call_overhead": overhead, "peak_copy_GBps": peak, "repeats": timer.repeats,
-            "l2_flush_bytes": benchmark.L2_FLUSH_BYTES, "timing": "cuda events" if timer.torch else "wall clock",
-            "results": results}
+    return {"schema": "operator_runtime.bench.device/2", "machine": benchmark.machine_info(backend),
+            "command": " ".join([os.path.basename(sys.executable)] + sys.argv), "repeats": timer.repeats,
+            "timing": "wall clock around a synchronize", "results": results,
+            "summary": benchmark.summarize(results)}
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -503,10 +1017,16 @@ def main(argv):
     if FLAGS.mode in ("test", "all"):
         failed = run_tests(selection, FLAGS.backend)
     if FLAGS.mode in ("bench", "all"):
-        report = run_cpu_bench(selection) if FLAGS.backend == "cpu" else run_bench(selection, FLAGS.backend)
+        if FLAGS.bench_self_test:
+            if FLAGS.max_bench_elements is None:
+                FLAGS.max_bench_elements = 1 << 16
+            report = run_bench(selection, FLAGS.backend, json_path, device="cpu")
+        elif FLAGS.backend == "cpu":
+            report = run_cpu_bench(selection)
+        else:
+            report = run_bench(selection, FLAGS.backend, json_path)
         if json_path:
-            json_path.parent.mkdir(parents=True, exist_ok=True)
-            json_path.write_text(json.dumps(report, indent=1, default=str) + "\n")
+            _write_json(json_path, report)
             print("wrote %s" % json_path)
     print("\nrun_ops finished in %.1f s%s" % (time.time() - start, ", %d case(s) FAILED" % failed if failed else ""))
     return 1 if failed else 0

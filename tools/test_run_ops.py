@@ -2,7 +2,9 @@
 (log_softmax, a non-last-axis softmax through --cases), an unavailable backend is one line and exit
 status 2, relative --json paths mean the directory `bazel run` was started from, CPU benchmark rows carry
 their real shapes, and plot_bench without matplotlib says so in one line (exit 2) or, with it, draws one
-panel per operator."""
+panel per operator. Issue 11's device benchmark: its statistics, the per-call split of a (fake) profiler
+trace, the timer's measuring loop on a fake device, the peers' applicability, the shape matrix, the
+JSON of a whole run (--bench_self_test, when torch is importable) and its chart."""
 
 import json
 import os
@@ -94,6 +96,306 @@ def test_plot_bench(tmp_path):
 
     labels = [plot_bench._label(r) for r in DEVICE_REPORT["results"]]
     assert labels == ["16777216 (16M) float32", "4096x4096 float16 axis=0", "4096x4096 float16 log=True"]
+
+
+# ----------------------------------------------------------------------------------------------------
+# issue 11's device benchmark
+
+from operator_runtime import benchmark  # noqa: E402
+
+if not hasattr(benchmark, "DeviceTimer"):  # an installed wheel older than this checkout (run_ops does the same)
+    import importlib.util
+
+    _spec = importlib.util.spec_from_file_location(
+        "operator_runtime.benchmark", HERE.parent / "python" / "operator_runtime" / "benchmark.py")
+    benchmark = importlib.util.module_from_spec(_spec)
+    _spec.loader.exec_module(benchmark)
+
+
+def _run_ops_module():
+    sys.path.insert(0, str(HERE))
+    import run_ops
+
+    return run_ops
+
+
+def test_quantiles_interpolate_like_numpy():
+    import numpy as np
+
+    values = [5.0, 1.0, 4.0, 2.0, 3.0, 10.0, 7.5]
+    q = benchmark.quantiles(values)
+    assert list(q) == ["p20", "p50", "p80"]
+    for key, p in (("p20", 20), ("p50", 50), ("p80", 80)):
+        assert q[key] == pytest.approx(float(np.percentile(values, p)))
+    assert benchmark.quantile([3.0], 80) == 3.0 and benchmark.quantiles([])["p50"] != benchmark.quantiles([])["p50"]
+
+
+FLUSH = "void at::native::vectorized_elementwise_kernel<4, bitwise_not_kernel_cuda>"
+
+
+def _trace(calls):
+    """A fake profiler trace: per call a flush, then the call's kernels (name, duration ns), 1 us apart."""
+    events, t = [], 0
+    for kernels in calls:
+        events.append((FLUSH, t, 130_000))
+        t += 131_000
+        for name, ns in kernels:
+            events.append((name, t, ns))
+            t += ns + 1_000
+    return events
+
+
+def test_split_calls_sums_each_calls_kernels_and_leaves_the_flush_out():
+    calls = [[("softmax_kernel", 18_000)], [("reduce_pass1", 9_000), ("Memset (Device)", 1_000), ("reduce_pass2", 2_500)],
+             [("softmax_kernel", 19_000)]]
+    events = _trace(calls)
+    shuffled = events[::-1]  # the profiler's order is not relied on
+    per_call = benchmark.split_calls(shuffled, lambda n: n == FLUSH, 3)
+    assert [us for us, _ in per_call] == [18.0, 12.5, 19.0]
+    assert per_call[1][1] == ["reduce_pass1", "Memset (Device)", "reduce_pass2"]
+    with pytest.raises(ValueError, match="found 3 flush activities in the trace, expected 4"):
+        benchmark.split_calls(events, lambda n: n == FLUSH, 4)
+    with pytest.raises(ValueError, match="before the first flush"):
+        benchmark.split_calls([("k", 0, 10)] + [(n, t + 100, d) for n, t, d in events], lambda n: n == FLUSH, 3)
+    with pytest.raises(ValueError, match="1 of 2 calls launched no device activity"):
+        benchmark.split_calls(_trace([[("k", 5_000)], []]), lambda n: n == FLUSH, 2)
+    # a flush made of two kernels is one boundary
+    two = [("fill", 0, 10), ("fill", 20, 10), ("k", 40, 3_000), ("fill", 5_000, 10), ("fill", 5_050, 10),
+           ("k", 5_100, 4_000)]
+    assert [us for us, _ in benchmark.split_calls(two, lambda n: n == "fill", 2, 2)] == [3.0, 4.0]
+
+
+class FakeDevice:
+    """Stands in for torch + CUPTI: flush() and the timed fn append to one device timeline."""
+
+    def __init__(self, kernels):
+        self.kernels, self.t, self.timeline, self.calls = kernels, 0, [], 0
+
+    def flush(self):
+        self.timeline.append((FLUSH, self.t, 130_000))
+        self.t += 140_000
+
+    def fn(self):
+        self.calls += 1
+        for name, ns in self.kernels(self.calls):
+            self.timeline.append((name, self.t, ns))
+            self.t += ns + 2_000
+
+
+class FakeTimer(benchmark.DeviceTimer):
+    def __init__(self, device, **kwargs):  # no torch: the profiler is the fake device's timeline
+        self.torch, self.device, self.annotated, self.fake = None, "cpu", False, device
+        self.repeats, self.min_repeats, self.budget_s, self.warmup = 40, 10, 10.0, 3
+        self.flush_names, self.markers_per_flush = {FLUSH}, 1
+        self.__dict__.update(kwargs)
+
+    def flush(self):
+        self.fake.flush()
+
+    def _profiler(self):
+        import contextlib
+
+        self.fake.timeline = []
+        return contextlib.nullcontext(self.fake)
+
+    def _events(self, prof):
+        return list(prof.timeline)
+
+
+def test_device_timer_measures_each_call_from_a_fake_profiler_trace():
+    device = FakeDevice(lambda i: [("pass1", 10_000 + 1_000 * (i % 5)), ("pass2", 2_000)])
+    timer = FakeTimer(device)
+    m = timer.measure(device.fn)
+    assert len(m["device_us"]) == 40 and len(m["wall_us"]) == 40 and m["event_us"] == []
+    assert sorted(set(m["device_us"])) == [12.0, 13.0, 14.0, 15.0, 16.0]  # flush and gaps left out
+    assert m["kernels"] == ["pass1", "pass2"] and m["kernels_per_call"] == 2
+    assert device.calls == 3 + 3 + 40 + 40  # warm-up, estimate, profiled, wall-clock calls
+    summary = benchmark.impl_summary(m["device_us"], m["wall_us"], None, m["kernels"], nbytes=28_000_000,
+                                     peak_gbps=4000.0)
+    assert summary["device_us"]["p50"] == 14.0
+    assert summary["GBps"] == pytest.approx(2000.0) and summary["pct_peak"] == pytest.approx(50.0)
+    # a slow call gets fewer repeats, never fewer than min_repeats
+    assert benchmark.repeats_for(0.01, 50, 10, 0.25) == 25
+    assert benchmark.repeats_for(1.0, 50, 10, 0.25) == 10 and benchmark.repeats_for(1e-5, 50, 10, 0.25) == 50
+    slow = FakeTimer(FakeDevice(lambda i: [("k", 1_000)]), budget_s=0.0, repeats=50, min_repeats=12)
+    assert len(slow.measure(slow.fake.fn)["device_us"]) == 12
+    # a kernel that shares the flush's name would break the split: an error, never a wrong number
+    bad = FakeTimer(FakeDevice(lambda i: [(FLUSH, 1_000), ("k", 1_000)]))
+    with pytest.raises(ValueError):
+        bad.measure(bad.fake.fn)
+
+
+def _row(op, case, nbytes, ours, **peers):
+    impls = {"ours": benchmark.impl_summary([ours], [ours + 10], None, ["k"], nbytes, 4000.0)}
+    for name, us in peers.items():
+        impls[name] = benchmark.impl_summary([us], [us + 10], None, ["p"], nbytes, 4000.0) if isinstance(us, float) \
+            else {"status": us}
+    return benchmark.compare_row({"op": op, "case": case, "bytes": nbytes, "impls": impls})
+
+
+def test_best_peer_ratio_geomean_and_rows_under_the_peak():
+    rows = [
+        _row("softmax", "a", 134_217_728, 40.0, torch_eager=80.0, torch_compile=36.0, liger="n/a: softmax only"),
+        _row("softmax", "b", 1_000_000, 10.0, torch_eager=12.0, torch_compile="absent: torch.compile failed: X"),
+        _row("copy", "c", 2 << 30, 600.0, torch_eager=590.0),
+        _row("relu", "d", 1 << 20, 5.0, liger="absent: ModuleNotFoundError"),  # no peer ran: no ratio
+    ]
+    a, b, c, d = rows
+    assert (a["best_peer"], a["best_peer_us"], a["ratio"]) == ("torch_compile", 36.0, 0.9)
+    assert a["ours_pct_peak"] == pytest.approx(134_217_728 / 40e-6 / 1e9 / 4000 * 100)
+    assert a["ours_wall_us"] == 50.0 and a["best_peer_wall_us"] == 46.0
+    assert (b["best_peer"], b["ratio"]) == ("torch_eager", 1.2)
+    assert "ratio" not in d and "best_peer" not in d and d["ours_us"] == 5.0
+    s = benchmark.summarize(rows)
+    assert (s["rows"], s["rows_with_ratio"], s["rows_lead"]) == (4, 3, 1)
+    assert s["geomean_ratio"] == pytest.approx((0.9 * 1.2 * (590 / 600)) ** (1 / 3))
+    assert s["geomean_ratio_per_op"]["softmax"] == pytest.approx((0.9 * 1.2) ** 0.5)
+    assert [u["case"] for u in s["under_85_pct_peak_at_64MB"]] == ["a"]  # c is at 89%, b and d under 64 MB
+    assert [x["case"] for x in s["behind"]] == ["a", "c"] and s["min_ratio"] == 0.9
+    assert s["best_peer_counts"] == {"torch_compile": 1, "torch_eager": 2}
+    text = _run_ops_module().format_summary(s)
+    assert "rows where we lead (ratio >= 1.00): 1 / 3" in text and "rows under 85% of the copy peak" in text
+
+
+def test_issue11_matrix_covers_the_issue():
+    run_ops = _run_ops_module()
+    matrix = run_ops._issue11_matrix()
+    have = {(op, tuple(c.shapes[0]), c.dtype, c.kwargs.get("axis", -1), c.kwargs.get("log", False)) for op, c in matrix}
+    for shape in ((4096, 4096), (8192, 8192), (65536, 128), (16384, 256), (8192, 512), (32768, 1024), (128, 131072),
+                  (16, 262144), (1, 1048576)):
+        for dtype in ("float16", "bfloat16", "float32"):
+            assert ("softmax", shape, dtype, -1, False) in have
+    for shape in ((8192, 8192), (128, 131072), (16, 262144)):
+        assert ("reduce_sum", shape, "float32", -1, False) in have
+    assert ("softmax", (4096, 4096), "float16", 0, False) in have
+    assert any(op == "log_softmax" for op, *_ in have)
+    for op in ("copy", "relu", "vector_add", "reduce_sum"):
+        assert any(o == op and len(s) == 1 and s[0] >= 64 << 20 and d == "float32" for o, s, d, *_ in have), op
+    assert len(matrix) == len({(op, c.id) for op, c in matrix})  # no duplicates
+    # every row's op module agrees: softmax/log_softmax rows are told apart by `log`
+    modules = run_ops.discover_ops()
+    selection = {sel.name: sel for sel in run_ops.select_ops(modules, "all")}
+    run_ops.FLAGS.unparse_flags()
+    run_ops.FLAGS(["run_ops"])
+    assert all(selection[op].owns(case) for op, case in matrix)
+
+
+class FakeTorch:
+    def softmax(self, x, dim):
+        return ("softmax", dim)
+
+    def log_softmax(self, x, dim):
+        return ("log_softmax", dim)
+
+    def relu(self, x):
+        return ("relu",)
+
+    def compile(self, fn, **kwargs):
+        raise AssertionError("not asked for")
+
+
+def test_peers_run_only_the_same_logical_op():
+    run_ops = _run_ops_module()
+    peers = run_ops.Peers(FakeTorch(), ("torch_eager", "liger", "quack"))
+    peers.liger_absent = peers.quack_absent = None
+    peers.liger, peers.quack = (lambda x: "liger"), (lambda x: "quack")
+    row = peers.for_row("softmax", {"axis": -1}, 2, 4096)
+    assert row["liger"](0) == "liger" and row["quack"](0) == "quack" and row["torch_eager"](0) == ("softmax", -1)
+    assert peers.for_row("softmax", {"axis": -1}, 2, 131072)["liger"] == "n/a: refuses rows longer than 65,536"
+    axis0 = peers.for_row("softmax", {"axis": 0}, 2, 4096)
+    assert axis0["liger"].startswith("n/a") and axis0["quack"].startswith("n/a") and axis0["torch_eager"](0) == ("softmax", 0)
+    log = peers.for_row("log_softmax", {"axis": -1, "log": True}, 2, 4096)
+    assert log["liger"] == log["quack"] == "n/a: softmax only" and log["torch_eager"](0) == ("log_softmax", -1)
+    absent = run_ops.Peers(FakeTorch(), ("liger", "quack"))
+    if absent.liger is None:  # not installed here: absent, with the reason
+        assert absent.for_row("softmax", {"axis": -1}, 2, 4096)["liger"].startswith("absent: ")
+    skipped = run_ops.Peers(FakeTorch(), ("torch_compile",))
+    compiled = skipped.for_row("relu", {}, 1, 1 << 20, skip_compile="absent: skipped")["torch_compile"]
+    assert compiled == (skipped.compile_absent or "absent: skipped")  # without torch._dynamo: that reason
+
+
+def test_a_failing_implementation_is_a_row_entry_not_the_end_of_the_run():
+    run_ops = _run_ops_module()
+
+    def broken():
+        raise RuntimeError("CuTe DSL: shared memory exceeds 227 KB\nmore text")
+
+    result, m = run_ops._measure_impl(FakeTimer(FakeDevice(lambda i: [("k", 1_000)])), None, broken, [], None, 8, 1.0)
+    assert result == {"status": "error: RuntimeError: CuTe DSL: shared memory exceeds 227 KB"} and m is None
+    bad = FakeTimer(FakeDevice(lambda i: [(FLUSH, 1_000), ("k", 1_000)]))  # fails while timing
+    result, m = run_ops._measure_impl(bad, None, bad.fake.fn, [], None, 8, 1.0)
+    assert result["status"].startswith("error: ValueError: found") and m is None
+    good = FakeTimer(FakeDevice(lambda i: [("k", 4_000)]))
+    result, m = run_ops._measure_impl(good, None, good.fake.fn, [], None, 8_000, 1.0)
+    assert result["status"] == "ok" and result["device_us"]["p50"] == 4.0 and result["pct_peak"] == pytest.approx(200.0)
+
+
+def test_device_bench_self_test_writes_the_report(tmp_path):
+    """The device benchmark's whole code path on the CPU (torch CPU tensors, CPU profiler): rows, impls,
+    summary, the JSON's machine/versions/command, and its chart."""
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        pytest.skip("torch is not importable here")
+    out = tmp_path / "self.json"
+    code, stdout, err = run("run_ops.py", "--mode", "bench", "--bench_self_test", "--op", "softmax,reduce_sum,vector_add",
+                            "--cases", "-float32", "--max_bench_elements", "4096", "--peers", "torch_eager,liger,quack",
+                            "--repeats", "12", "--json", str(out))
+    assert code == 0, err
+    report = json.loads(out.read_text())
+    assert report["schema"] == "operator_runtime.bench.device/2" and "run_ops.py" in report["command"]
+    assert {"torch", "triton", "liger_kernel", "quack", "operator_runtime"} <= set(report["versions"])
+    assert report["method"]["quantiles"] == [20, 50, 80] and report["peak_copy"]["GBps"] > 0
+    rows = report["results"]
+    assert rows and {r["op"] for r in rows} == {"softmax", "reduce_sum", "vector_add"}
+    for r in rows:
+        ours = r["impls"]["ours"]
+        assert ours["status"] == "ok" and set(ours["device_us"]) == {"p20", "p50", "p80"} and ours["calls"] >= 10
+        assert r["impls"]["torch_eager"]["status"] == "ok" and not r["impls"]["torch_eager"].get("mismatch")
+        assert r["ratio"] == pytest.approx(r["best_peer_us"] / r["ours_us"]) and "ours_wall_us" in r
+        assert r["impls"]["liger"]["status"].startswith(("absent", "n/a", "ok", "error"))  # Triton needs a GPU
+    assert report["summary"]["rows"] == len(rows)
+    assert "rows where we lead (ratio >= 1.00)" in stdout and "geometric mean" in stdout
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return
+    code, stdout, err = run("plot_bench.py", str(out), str(tmp_path / "self.png"))
+    assert code == 0 and (tmp_path / "self.png").stat().st_size > 10000, err
+
+
+def test_plot_bench_writes_readmes_table_without_matplotlib(tmp_path):
+    rows = [_row("softmax", "4096x4096-float16-axis=-1", 67_108_864, 18.8, torch_eager=60.0, liger=17.1),
+            _row("relu", "x", 1 << 20, 5.0, liger="absent: ModuleNotFoundError")]
+    rows[0].update(shapes=[[4096, 4096]], dtype="float16", attrs={"axis": -1})
+    rows[1].update(shapes=[[1 << 20]], dtype="float32", attrs={})
+    report = {"peak_copy_GBps": 4000.0, "results": rows, "summary": benchmark.summarize(rows)}
+    (tmp_path / "peers.json").write_text(json.dumps(report))
+    code, out, err = run("plot_bench.py", str(tmp_path / "peers.json"), "--markdown", "-")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[2] == "| softmax | 4096x4096 | f16 | 18.8 / 28.8 | Liger-Kernel 17.1 / 27.1 | 0.91x | 89% / 98% |"
+    assert lines[3].startswith("| relu | 1048576 (1M) | f32 | 5.0 / 15.0 | none ran - / - | - |")
+    assert "We lead 0 of 1 rows" in out
+
+
+def test_plot_bench_draws_a_peer_report(tmp_path):
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        pytest.skip("matplotlib is not importable here")
+    rows = [_row("softmax", "4096x4096-float16-axis=-1", 67_108_864, 18.8, torch_eager=60.0, liger=17.1, quack=16.0),
+            _row("reduce_sum", "8192x8192-float32-axis=-1", 268_468_224, 70.0, torch_compile=67.2),
+            _row("copy", "268435456-float32", 2 << 30, 500.0, torch_eager=505.0, torch_compile="absent: X")]
+    for r, shape, dtype, attrs in zip(rows, ([[4096, 4096]], [[8192, 8192]], [[268435456]]),
+                                      ("float16", "float32", "float32"), ({"axis": -1}, {"axis": -1}, {})):
+        r.update(shapes=shape, dtype=dtype, attrs=attrs)
+    report = {"machine": {"gpu": "Test GPU"}, "versions": {"torch": "2.11"}, "peak_copy_GBps": 4200.0,
+              "l2_flush_bytes": 256 << 20, "results": rows, "summary": benchmark.summarize(rows)}
+    (tmp_path / "peers.json").write_text(json.dumps(report))
+    code, out, err = run("plot_bench.py", str(tmp_path / "peers.json"), str(tmp_path / "peers.png"))
+    assert code == 0, err
+    assert "3 panels" in out and (tmp_path / "peers.png").stat().st_size > 10000
 
 
 if __name__ == "__main__":

@@ -1,23 +1,185 @@
-"""Timing for run_ops' bench mode: CUDA events with an L2 flush before every timed run, medians, the
-device's measured copy bandwidth, and the facts about the machine a result needs to be read later.
+"""Timing for run_ops' bench mode, and the statistics its reports are made of.
 
-On the nvidia backend timing uses torch's CUDA events when torch is importable (it also provides the
-PyTorch baseline); otherwise, and on the CPU backend, wall-clock around a device synchronize.
+Device benchmark (issue 11's method), on a backend whose tensors torch can see (nvidia):
+  - device time: torch.profiler (CUPTI) records every device activity (kernels, memsets, memcpys); the
+    activities one call launches are summed. Before each timed call an L2 flush writes a 256 MB buffer
+    (4x the H200's 60 MB L2) with a kernel of its own; its kernels mark where one call ends and the next
+    begins, and are not counted. One call's time = the sum of its kernels (gaps between them excluded).
+  - wall time: per call, perf_counter around `fn(); synchronize()` after a flush and a synchronize (the
+    time a user waits for one call, launch and Python overhead included); CUDA-event time of the same
+    span is kept beside it.
+  - p20/p50/p80 over `repeats` calls (default 50, at least `min_repeats`), fewer when a call is so slow
+    that `repeats` would exceed the time budget of one measurement.
+  - the peak: a 1 GiB torch copy_ timed the same way, bytes read + written / p50 device time.
+
+Without torch on the device (metax), time_ms() falls back to the wall clock around a synchronize.
+
+The pure functions (quantiles, split_calls, summarize, ...) take plain numbers so that tests can feed
+them a fake profiler result.
 """
 
 from __future__ import annotations
 
 import datetime
+import math
 import os
 import platform
 import socket
 import statistics
 import subprocess
+import sys
 import time
 
 from . import _backends
 
 L2_FLUSH_BYTES = 256 << 20  # H200's L2 is 60 MB; writing 4x that evicts everything we read before
+QUANTILES = (20, 50, 80)
+UNDER_PEAK_PERCENT = 85.0  # issue 11: rows under this share of the copy peak at >= 64 MB moved need an explanation
+UNDER_PEAK_MIN_BYTES = 64 << 20
+
+
+# ----------------------------------------------------------------------------------------------------
+# statistics (pure: no device, no torch)
+
+
+def quantile(values, q: float) -> float:
+    """The q-th percentile (0..100) with linear interpolation between order statistics (numpy's default)."""
+    if not values:
+        return float("nan")
+    data = sorted(values)
+    pos = (len(data) - 1) * q / 100.0
+    lo = math.floor(pos)
+    hi = min(lo + 1, len(data) - 1)
+    return data[lo] + (data[hi] - data[lo]) * (pos - lo)
+
+
+def quantiles(values, qs=QUANTILES) -> dict:
+    """{'p20': .., 'p50': .., 'p80': ..} of values."""
+    return {"p%d" % q: quantile(values, q) for q in qs}
+
+
+def geomean(values) -> float:
+    values = [v for v in values if v is not None and v > 0 and math.isfinite(v)]
+    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else float("nan")
+
+
+def gbps(nbytes: int, us: float) -> float:
+    return nbytes / (us * 1e-6) / 1e9 if us and us > 0 else float("nan")
+
+
+def pct_of_peak(nbytes: int, us: float, peak_gbps) -> float | None:
+    return 100.0 * gbps(nbytes, us) / peak_gbps if peak_gbps else None
+
+
+def split_calls(events, is_marker, expected_calls: int, markers_per_flush: int = 1):
+    """Per-call device activity from a profiler trace in which every timed call follows one flush.
+
+    events: (name, start_ns, duration_ns) of device activities in any order; is_marker(name) says which
+    belong to the flush, which launches markers_per_flush of them. Activities are taken in start order;
+    each flush starts a new call and the non-marker activities up to the next flush belong to it. Returns
+    [(device_us, [kernel names])], one per call; ValueError when the trace holds other than
+    expected_calls flushes (a call that launched a kernel of the flush's name too), an activity comes
+    before the first flush, or a call launched nothing."""
+    ordered = sorted(events, key=lambda e: e[1])
+    markers = sum(1 for name, _, _ in ordered if is_marker(name))
+    if markers != expected_calls * markers_per_flush:
+        raise ValueError("found %d flush activities in the trace, expected %d (%d calls x %d)" % (
+            markers, expected_calls * markers_per_flush, expected_calls, markers_per_flush))
+    calls, seen = [], 0
+    for name, start, duration in ordered:
+        if is_marker(name):
+            if seen % markers_per_flush == 0:
+                calls.append([0, []])
+            seen += 1
+            continue
+        if not calls:
+            raise ValueError("device activity %r before the first flush" % name)
+        calls[-1][0] += duration
+        calls[-1][1].append(name)
+    empty = sum(1 for _, names in calls if not names)
+    if empty:
+        raise ValueError("%d of %d calls launched no device activity between flushes" % (empty, len(calls)))
+    return [(ns / 1e3, names) for ns, names in calls]
+
+
+def impl_summary(device_us, wall_us=None, event_us=None, kernels=None, nbytes=None, peak_gbps=None) -> dict:
+    """One implementation's timings on one row: quantiles, GB/s and % of peak from the p50 device time."""
+    result = {"status": "ok", "calls": len(device_us), "device_us": quantiles(device_us)}
+    if wall_us:
+        result["wall_us"] = quantiles(wall_us)
+    if event_us:
+        result["event_us"] = quantiles(event_us)
+    if kernels is not None:
+        result["kernels"] = kernels
+    if nbytes:
+        result["GBps"] = gbps(nbytes, result["device_us"]["p50"])
+        result["pct_peak"] = pct_of_peak(nbytes, result["device_us"]["p50"], peak_gbps)
+    return result
+
+
+def best_peer(impls: dict, ours: str = "ours"):
+    """(name, result) of the peer with the lowest p50 device time among those that ran; (None, None)."""
+    ran = [(r["device_us"]["p50"], name, r) for name, r in impls.items()
+           if name != ours and r.get("status") == "ok" and r.get("device_us")]
+    if not ran:
+        return None, None
+    _, name, result = min(ran, key=lambda t: t[0])
+    return name, result
+
+
+def compare_row(row: dict, ours: str = "ours") -> dict:
+    """Adds ours_us, best_peer, best_peer_us, ratio (best peer / ours: >= 1.00 means we lead) and the %
+    of peak of both to a row with 'impls'; returns the row."""
+    mine = row["impls"].get(ours, {})
+    if mine.get("status") == "ok":
+        row["ours_us"] = mine["device_us"]["p50"]
+        row["ours_wall_us"] = mine.get("wall_us", {}).get("p50")
+        row["ours_pct_peak"] = mine.get("pct_peak")
+    name, peer = best_peer(row["impls"], ours)
+    if peer is not None:
+        row.update(best_peer=name, best_peer_us=peer["device_us"]["p50"],
+                   best_peer_wall_us=peer.get("wall_us", {}).get("p50"), best_peer_pct_peak=peer.get("pct_peak"))
+        if "ours_us" in row:
+            row["ratio"] = row["best_peer_us"] / row["ours_us"]
+    return row
+
+
+def summarize(rows) -> dict:
+    """Rows where we lead (ratio >= 1.00) of those with a ratio, the geometric mean of the ratios (all
+    rows and per op), and the rows under 85% of the copy peak at >= 64 MB moved."""
+    with_ratio = [r for r in rows if r.get("ratio") is not None]
+    per_op = {}
+    for r in with_ratio:
+        per_op.setdefault(r["op"], []).append(r["ratio"])
+    under = [{"op": r["op"], "case": r["case"], "bytes": r["bytes"], "ours_pct_peak": r["ours_pct_peak"]}
+             for r in rows if r.get("ours_pct_peak") is not None and r["bytes"] >= UNDER_PEAK_MIN_BYTES
+             and r["ours_pct_peak"] < UNDER_PEAK_PERCENT]
+    lost = sorted(with_ratio, key=lambda r: r["ratio"])
+    return {
+        "rows": len(rows),
+        "rows_with_ratio": len(with_ratio),
+        "rows_lead": sum(1 for r in with_ratio if r["ratio"] >= 1.0),
+        "geomean_ratio": geomean([r["ratio"] for r in with_ratio]),
+        "geomean_ratio_per_op": {op: geomean(v) for op, v in per_op.items()},
+        "min_ratio": lost[0]["ratio"] if lost else None,
+        "behind": [{"op": r["op"], "case": r["case"], "ratio": r["ratio"], "best_peer": r["best_peer"]}
+                   for r in lost if r["ratio"] < 1.0],
+        "under_%d_pct_peak_at_64MB" % UNDER_PEAK_PERCENT: under,
+        "best_peer_counts": {name: sum(1 for r in with_ratio if r["best_peer"] == name)
+                             for name in sorted({r["best_peer"] for r in with_ratio})},
+    }
+
+
+def repeats_for(estimate_s: float, repeats: int, min_repeats: int, budget_s: float) -> int:
+    """Timed calls for one measurement: `repeats`, fewer (down to min_repeats) when a call, flush included,
+    takes so long that they would exceed budget_s."""
+    if estimate_s <= 0:
+        return repeats
+    return max(min_repeats, min(repeats, int(budget_s / estimate_s)))
+
+
+# ----------------------------------------------------------------------------------------------------
+# the device timer
 
 
 def _torch_cuda():
@@ -29,15 +191,198 @@ def _torch_cuda():
         return None
 
 
+ANNOTATION = "oprt_bench_call"
+
+
+def _event_times(profiler, device_type, annotated=False):
+    """(name, start_ns, duration_ns) of the trace's activities on `device_type` (kernels, memcpys,
+    memsets), user annotations left out. annotated (the CPU self-test): only the flush's top-level op and
+    the record_function ranges named ANNOTATION."""
+    out = []
+    for e in profiler.profiler.kineto_results.events():
+        if e.device_type() != device_type:
+            continue
+        if annotated:
+            if e.name() not in (ANNOTATION, "aten::bitwise_not_"):
+                continue
+        elif (getattr(e, "is_user_annotation", lambda: False)()
+              or getattr(e, "activity_type", lambda: "")() == "gpu_user_annotation"
+              or e.name() in ("Context Sync", "cudaDeviceSynchronize")):
+            continue
+        if hasattr(e, "start_ns"):
+            out.append((e.name(), e.start_ns(), e.duration_ns()))
+        else:  # older torch
+            out.append((e.name(), int(e.start_us() * 1000), int(e.duration_us() * 1000)))
+    return out
+
+
+class DeviceTimer:
+    """Device time (torch.profiler / CUPTI) and wall time of calls on a CUDA device, an L2 flush before each.
+
+    measure(fn) -> {'device_us': [...], 'wall_us': [...], 'event_us': [...], 'kernels': [...]}.
+    `torch` is the module; `device` 'cuda'. The flush buffer is `flush_bytes` of uint8 inverted in place
+    by one kernel whose name (found once, by profiling a flush alone) marks the boundaries between calls.
+    device='cpu' is the self-test: the CPU profiler, and each call wrapped in a record_function range
+    that stands for its kernels (our C calls leave no other trace there).
+    """
+
+    def __init__(self, torch, device="cuda", repeats=50, min_repeats=10, budget_s=0.25, warmup=3,
+                 flush_bytes=L2_FLUSH_BYTES):
+        self.torch, self.device = torch, device
+        self.annotated = device == "cpu"
+        self.repeats, self.min_repeats, self.budget_s, self.warmup = repeats, min_repeats, budget_s, warmup
+        from torch.profiler import ProfilerActivity
+        from torch.autograd import DeviceType
+
+        self.activities = [ProfilerActivity.CPU] if self.annotated else [ProfilerActivity.CUDA]
+        self.device_type = DeviceType.CPU if self.annotated else DeviceType.CUDA
+        self.flush_buffer = torch.empty(flush_bytes, dtype=torch.uint8, device=device)
+        self.flush_buffer.zero_()
+        self.flush_names, self.markers_per_flush = set(), 0
+        tries = [self.activities] if self.annotated else [
+            self.activities, self.activities, [ProfilerActivity.CPU, ProfilerActivity.CUDA]]  # CUPTI warm-up; old kineto
+        for activities in tries:
+            self.activities = activities
+            self._learn_flush()
+            if self.flush_names:
+                break
+        if not self.flush_names:
+            raise RuntimeError("the profiler recorded no device activity for the L2 flush: is CUPTI usable?")
+
+    def flush(self):
+        self.flush_buffer.bitwise_not_()
+
+    def _learn_flush(self, flushes=3):
+        """The names of the device activities a flush launches, and how many per flush: those that three
+        flushes alone leave in a trace a multiple of three times (anything else there is not the flush's)."""
+        counts = {}
+        for name, _, _ in self._trace(lambda: None, flushes, split=False, wrap=False):
+            counts[name] = counts.get(name, 0) + 1
+        names = {name for name, n in counts.items() if n % flushes == 0}
+        self.flush_names = names
+        self.markers_per_flush = sum(counts[name] for name in names) // flushes
+
+    def synchronize(self):
+        if self.device != "cpu":
+            self.torch.cuda.synchronize()
+
+    def _profiler(self):
+        from torch.profiler import profile
+
+        return profile(activities=self.activities)
+
+    def _events(self, prof):
+        return _event_times(prof, self.device_type, self.annotated)
+
+    def _trace(self, fn, calls, split=True, wrap=True):
+        """Runs flush + fn `calls` times under the profiler; per-call (device_us, kernel names), or the
+        raw events (split=False)."""
+        if self.annotated and wrap:
+            from torch.profiler import record_function
+
+            def fn(fn=fn):
+                with record_function(ANNOTATION):
+                    fn()
+        self.synchronize()
+        with self._profiler() as prof:
+            for _ in range(calls):
+                self.flush()
+                fn()
+            self.synchronize()
+        events = self._events(prof)
+        if not split:
+            return events
+        return split_calls(events, lambda name: name in self.flush_names, calls, self.markers_per_flush)
+
+    def estimate_s(self, fn, calls=3) -> float:
+        """Seconds per flush + call + synchronize, from a few calls (also a warm-up)."""
+        self.synchronize()
+        t0 = time.perf_counter()
+        for _ in range(calls):
+            self.flush()
+            fn()
+            self.synchronize()
+        return (time.perf_counter() - t0) / calls
+
+    def measure(self, fn) -> dict:
+        """Warms fn up, then times it: device time under the profiler, then wall time without it."""
+        for _ in range(self.warmup):
+            fn()
+        n = repeats_for(self.estimate_s(fn), self.repeats, self.min_repeats, self.budget_s)
+        per_call = self._trace(fn, n)
+        wall, event = self.wall_us(fn, n)
+        kernels = list(dict.fromkeys(k for _, names in per_call for k in names))
+        return {"device_us": [us for us, _ in per_call], "wall_us": wall, "event_us": event, "kernels": kernels,
+                "kernels_per_call": statistics.median(len(names) for _, names in per_call)}
+
+    def wall_us(self, fn, calls):
+        """Per call: perf_counter around fn() + synchronize (after a flush and a synchronize), and the
+        CUDA-event time of the same span."""
+        torch, cuda = self.torch, self.device != "cpu"
+        wall, pairs = [], []
+        for _ in range(calls):
+            self.flush()
+            self.synchronize()
+            if cuda:
+                start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+                start.record()
+            t0 = time.perf_counter()
+            fn()
+            if cuda:
+                end.record()
+            self.synchronize()
+            wall.append((time.perf_counter() - t0) * 1e6)
+            if cuda:
+                pairs.append((start, end))
+        return wall, [s.elapsed_time(e) * 1e3 for s, e in pairs]
+
+    def copy_peak(self, nbytes: int = 1 << 30) -> dict:
+        """The measured HBM peak: a torch copy_ of nbytes, (read + written bytes) / p50 device time."""
+        src = self.torch.empty(nbytes, dtype=self.torch.uint8, device=self.device)
+        dst = self.torch.empty_like(src)
+        src.zero_()
+        m = self.measure(lambda: dst.copy_(src))
+        del src, dst
+        device = quantiles(m["device_us"])
+        return {"bytes": 2 * nbytes, "device_us": device, "GBps": gbps(2 * nbytes, device["p50"]),
+                "calls": len(m["device_us"]), "kernels": m["kernels"]}
+
+
+class EventTimer(DeviceTimer):
+    """DeviceTimer's fallback where the profiler records nothing (no CUPTI): device time is the CUDA-event
+    time around each call after its flush (launch gaps included). Reports say so."""
+
+    def __init__(self, torch, device="cuda", repeats=50, min_repeats=10, budget_s=0.25, warmup=3,
+                 flush_bytes=L2_FLUSH_BYTES):
+        self.torch, self.device, self.annotated = torch, device, False
+        self.repeats, self.min_repeats, self.budget_s, self.warmup = repeats, min_repeats, budget_s, warmup
+        self.flush_buffer = torch.empty(flush_bytes, dtype=torch.uint8, device=device)
+        self.flush_buffer.zero_()
+        self.flush_names, self.markers_per_flush = set(), 0
+
+    def _trace(self, fn, calls, split=True, wrap=True):
+        torch = self.torch
+        pairs = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)) for _ in range(calls)]
+        self.synchronize()
+        for start, end in pairs:
+            self.flush()
+            start.record()
+            fn()
+            end.record()
+        self.synchronize()
+        return [(s.elapsed_time(e) * 1e3, ["(CUDA events)"]) for s, e in pairs]
+
+
 class Timer:
-    """time_ms(fn) -> median milliseconds of `fn()` over `repeats` runs, each after an L2 flush."""
+    """The older interface: time_ms(fn) -> median milliseconds over `repeats` runs, each after an L2
+    flush, by CUDA events when torch sees the device, else by the wall clock around a synchronize."""
 
     def __init__(self, backend: str, repeats: int = 30, warmup: int = 3):
         self.backend, self.repeats, self.warmup = backend, repeats, warmup
         self.torch = _torch_cuda() if backend == "nvidia" else None
         self._flush = self.torch.empty(L2_FLUSH_BYTES // 4, dtype=self.torch.float32, device="cuda") if self.torch else None
 
-    def time_ms(self, fn) -> float:
+    def times_ms(self, fn) -> list:
         for _ in range(self.warmup):
             fn()
         times = []
@@ -59,7 +404,10 @@ class Timer:
                 fn()
                 _backends.synchronize()
                 times.append((time.perf_counter() - t0) * 1e3)
-        return statistics.median(times)
+        return times
+
+    def time_ms(self, fn) -> float:
+        return statistics.median(self.times_ms(fn))
 
     def copy_bandwidth_gbps(self, nbytes: int = 1 << 30) -> float | None:
         """Measured peak: a device-to-device copy of nbytes (read + write counted)."""
@@ -71,11 +419,39 @@ class Timer:
         return 2 * nbytes / (ms * 1e-3) / 1e9
 
 
+# ----------------------------------------------------------------------------------------------------
+# facts about the machine
+
+
 def _run(cmd) -> str:
     try:
         return subprocess.run(cmd, capture_output=True, text=True, timeout=20).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return ""
+
+
+def package_versions(names=("torch", "triton", "liger_kernel", "quack", "numpy", "operator_runtime")) -> dict:
+    """{import name: version, or None when it does not import} (only modules already imported are
+    looked at through sys.modules first; others are imported)."""
+    import importlib
+    from importlib import metadata
+
+    dists = {"liger_kernel": "liger-kernel", "quack": "quack-kernels", "operator_runtime": "operator_runtime"}
+    versions = {}
+    for name in names:
+        try:
+            module = sys.modules.get(name) or importlib.import_module(name)
+        except Exception:  # noqa: BLE001 - an optional package that fails to import is simply absent
+            versions[name] = None
+            continue
+        version = getattr(module, "__version__", None)
+        if version is None:
+            try:
+                version = metadata.version(dists.get(name, name))
+            except metadata.PackageNotFoundError:
+                version = "unknown"
+        versions[name] = str(version)
+    return versions
 
 
 def machine_info(backend: str) -> dict:
@@ -99,11 +475,20 @@ def machine_info(backend: str) -> dict:
         if query:
             fields = [f.strip() for f in query.splitlines()[0].split(",")]
             info.update(zip(["gpu", "driver", "mig_mode", "memory_total", "max_memory_clock"], fields))
+        smi = _run(["nvidia-smi"])
+        for token in smi.split("|"):
+            if "CUDA Version:" in token:
+                info["driver_cuda"] = token.split("CUDA Version:")[1].split()[0]
         torch = _torch_cuda()
         if torch is not None:
             info["torch"] = torch.__version__
             info["torch_cuda"] = torch.version.cuda
             props = torch.cuda.get_device_properties(0)
             info["sm_count"] = props.multi_processor_count
+            info.setdefault("gpu", props.name)
+            info["compute_capability"] = "%d.%d" % (props.major, props.minor)
+            l2 = getattr(props, "L2_cache_size", None)
+            if l2:
+                info["l2_bytes"] = l2
         info["CUDA_VISIBLE_DEVICES"] = os.environ.get("CUDA_VISIBLE_DEVICES", "")
     return info
