@@ -73,7 +73,9 @@ flags.DEFINE_string("op", "all", "public op names, comma-separated (copy, vector
                     "log_softmax), or 'all'")
 flags.DEFINE_string("cases", None, "only cases whose name contains this text, e.g. 'axis=0', '4096x4096', 'float16' "
                     "(correctness, device and CPU benchmarks)")
-flags.DEFINE_enum("backend", "cpu", ["cpu", "nvidia", "metax"], "backend to run on")
+flags.DEFINE_enum("backend", "cpu", ["cpu", "nvidia", "metax", "tilelang"], "backend to run on")
+flags.DEFINE_boolean("tilelang_column", False, "device bench: also time the tilelang backend's kernels on every row, "
+                     "a column beside ours (ours too, never a peer; its kernels compile on first use)")
 flags.DEFINE_enum("mode", "all", ["test", "bench", "all", "explain"],
                   "test: correctness cases; bench: timings; all: both; explain: which kernels serve each benchmark "
                   "shape (name, grid, block, shared memory; oprt.explain)")
@@ -187,6 +189,11 @@ def _shrunk(case, max_elements):
 def _torch_inputs(torch, case, device="cuda"):
     dtype = getattr(torch, case.dtype)
     return [torch.randn(s, dtype=dtype, device=device) for s in case.shapes]
+
+
+def _on_backend(backend, op, inputs, kwargs):
+    with oprt.backend(backend):
+        return op(*inputs, **kwargs)
 
 
 def run_explain(selection, backend):
@@ -622,6 +629,8 @@ def run_bench(selection, backend, json_path=None, device="cuda"):
             report["skipped"].append({"op": sel.name, "case": case.id, "why": "inputs: " + _reason(error)})
             continue
         fns = {"ours": lambda *xs, kwargs=kwargs: module.op(*xs, **kwargs)}
+        if FLAGS.tilelang_column and backend != "tilelang" and "tilelang" in oprt.available_backends():
+            fns["tilelang"] = lambda *xs, kwargs=kwargs: _on_backend("tilelang", module.op, xs, kwargs)
         if wanted:
             ndim = len(case.shapes[0])
             fns.update(peers.for_row(sel.name, kwargs, ndim, case.shapes[0][-1], skip_compile))

@@ -117,10 +117,13 @@ def impl_summary(device_us, wall_us=None, event_us=None, kernels=None, nbytes=No
     return result
 
 
+OUR_OTHER_KERNELS = ("tilelang",)  # impls of a row that are ours too (run_ops --tilelang_column): never a peer
+
+
 def best_peer(impls: dict, ours: str = "ours"):
     """(name, result) of the peer with the lowest p50 device time among those that ran; (None, None)."""
     ran = [(r["device_us"]["p50"], name, r) for name, r in impls.items()
-           if name != ours and r.get("status") == "ok" and r.get("device_us")]
+           if name != ours and name not in OUR_OTHER_KERNELS and r.get("status") == "ok" and r.get("device_us")]
     if not ran:
         return None, None
     _, name, result = min(ran, key=lambda t: t[0])
