@@ -462,12 +462,13 @@ def _bench_table_line(row) -> str:
             return ("%.1f" % r["device_us"]["p50"]) + ("!" if r.get("mismatch") else "")
         return r["status"].split(":")[0]  # absent / n/a / error
 
-    return "%-11s %-22s %-8s %7.1f %8s %8s %5s | %s | %-7s %8s %5s %6s" % (
+    line = "%-11s %-22s %-8s %7.1f %8s %8s %5s | %s | %-7s %8s %5s %6s" % (
         row["op"], row["label"], row["dtype"].replace("float", "f"), row["bytes"] / 1e6,
         us("ours"), _fmt(row.get("ours_wall_us")), _fmt(row.get("ours_pct_peak"), "%.0f"),
         " ".join("%8s" % us(p) for p in PEERS),
         PEER_LABELS.get(row.get("best_peer"), "-"), _fmt(row.get("best_peer_us")),
         _fmt(row.get("best_peer_pct_peak"), "%.0f"), _fmt(row.get("ratio"), "%.2f"))
+    return line + (" | tilelang %8s" % us("tilelang") if "tilelang" in impls else "")  # --tilelang_column
 
 
 BENCH_HEADER = "%-11s %-22s %-8s %7s %8s %8s %5s | %s | %-7s %8s %5s %6s" % (
