@@ -1013,8 +1013,13 @@ def main(argv):
     del argv
     selection = select_ops(discover_ops(), FLAGS.op)
     if FLAGS.backend not in oprt.available_backends():  # one line, exit 2 (no traceback)
-        why = ("compiled in, but no device is usable here" if FLAGS.backend in oprt.compiled_backends() else
-               "not compiled into this library (build with --config=%s)" % FLAGS.backend)
+        if FLAGS.backend == "tilelang":  # a Python backend: tilelang, torch and a CUDA GPU, not a build option
+            from operator_runtime import _tilelang
+
+            why = _tilelang.unavailable_reason(full=False)
+        else:
+            why = ("compiled in, but no device is usable here" if FLAGS.backend in oprt.compiled_backends() else
+                   "not compiled into this library (build with --config=%s)" % FLAGS.backend)
         print("run_ops: backend %s is not available: %s; available here: %s"
               % (FLAGS.backend, why, ", ".join(oprt.available_backends())), file=sys.stderr)
         return 2
