@@ -155,7 +155,7 @@ __device__ __forceinline__ ColumnTask column_task(int64_t task, int64_t tiles, i
 
 // One pass per tile over all of dim: stats, combine, write (tiles = ceil(inner / (width * V))).
 template <class T, int V>
-__global__ void __launch_bounds__(kThreads)
+__global__ void __launch_bounds__(kThreads, kColumnMinBlocks)
     softmax_columns(const T *x, T *y, int64_t outer, int64_t dim, int64_t inner, int width, bool log) {
   using C = ComputeType<T>;
   using Vec = Pack<T, V>;
@@ -175,7 +175,7 @@ __global__ void __launch_bounds__(kThreads)
 
 // Split dim: stats[(o * splits + part) * inner + i] = stats of x[o, part * chunk : (part + 1) * chunk, i].
 template <class T, int V>
-__global__ void __launch_bounds__(kThreads)
+__global__ void __launch_bounds__(kThreads, kColumnMinBlocks)
     softmax_column_part_stats(const T *x, RowStats<ComputeType<T>> *part_stats, int64_t outer, int64_t dim,
                               int64_t inner, int width, int64_t splits, int64_t chunk) {
   using C = ComputeType<T>;
@@ -203,7 +203,7 @@ __global__ void __launch_bounds__(kThreads)
 // writes y for rows part * chunk .. (part + 1) * chunk. Every part's block combines the same
 // stats the same way, so all parts of a column use the same bits.
 template <class T, int V>
-__global__ void __launch_bounds__(kThreads)
+__global__ void __launch_bounds__(kThreads, kColumnMinBlocks)
     softmax_column_part_output(const T *x, T *y, const RowStats<ComputeType<T>> *part_stats, int64_t outer,
                                int64_t dim, int64_t inner, int width, int64_t splits, int64_t chunk, bool log) {
   using C = ComputeType<T>;

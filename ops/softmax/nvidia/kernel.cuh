@@ -11,7 +11,8 @@
 //   block_shared_rows.cuh    longer rows, enough of them to fill the SMs: a block per row in shared memory
 //   cluster_rows.cuh         few or very long rows: a cluster of blocks per row (NVIDIA, sm_90 only)
 //   split_rows.cuh           otherwise: rows cut into parts, a block per part, two kernels
-//   columns.cuh              softmax over a non-last axis (inner > 1), threads along inner
+//   columns.cuh              softmax over a non-last axis (inner > 1): 2-D tiles along inner x dim, dim split
+//                            across blocks (two kernels) where the tiles fill the SMs poorly
 // Non-contiguous x or y go through a dense buffer (gather_run_scatter): x is gathered into it (y
 // itself when y is contiguous), softmax runs in place there, and the result is scattered into y.
 //
@@ -314,26 +315,35 @@ oprt_status_t launch_rows_in_parts(const T *x, T *y, int64_t rows, int64_t cols,
   return check_launch("softmax_part_output", blocks, kThreads, 0);
 }
 
+// Parts to cut dim into (1: one block per tile over all of dim): of 1 .. max_splits, the count whose
+// tiles * splits blocks fill their last wave best, a larger count only where it fills it better by
+// kColumnSplitMinGain (4096x4096 f16 over axis 0, 64 tiles: 6 parts, 384 blocks of a 396-block wave).
+inline int64_t choose_column_splits(int64_t tiles, int64_t wave, int64_t max_splits) {
+  const auto fill = [&](int64_t splits) {
+    const int64_t blocks = tiles * splits;
+    return static_cast<double>(blocks) / static_cast<double>(ceil_div(blocks, wave) * wave);
+  };
+  int64_t best = 1;
+  for (int64_t splits = 2; splits <= max_splits; ++splits) {
+    if (fill(splits) > fill(best) + kColumnSplitMinGain) best = splits;
+  }
+  return best;
+}
+
 // Softmax over a non-last axis (columns.cuh): tiles of `width` lanes of V columns each, one block per
-// tile over all of dim; with fewer than kColumnMinTilesPerSM tiles per SM, dim is cut into parts
-// (about a wave of blocks, at most max_column_splits) and two kernels run, through the workspace.
+// tile over all of dim, or dim cut into parts (choose_column_splits) and two kernels, through the
+// workspace.
 template <class T, int V>
 oprt_status_t launch_columns(const SoftmaxPlan &plan, const T *x, T *y, void *stats_buffer, oprt_stream_t stream) {
   using C = ComputeType<T>;
   const int64_t lanes = std::max<int64_t>(1, kColumnSegmentBytes / static_cast<int64_t>(V * sizeof(T)));
   const int width = std::min(group_width(ceil_div(plan.inner, V)), group_width(lanes));
   const int64_t tiles = plan.outer * ceil_div(plan.inner, static_cast<int64_t>(width) * V);
-  DeviceLimits limits = {};
-  OPRT_RETURN_IF_ERROR(device_limits(&limits));
-  int64_t splits = 1;
-  if (tiles < kColumnMinTilesPerSM * static_cast<int64_t>(limits.sm_count)) {
-    int64_t wave = 0;
-    OPRT_RETURN_IF_ERROR((full_wave_blocks<softmax_column_part_stats<T, V>, kThreads>(&wave)));
-    splits = std::min(max_column_splits(plan), ceil_div(wave, tiles));
-  }
+  int64_t wave = 0;
+  OPRT_RETURN_IF_ERROR((full_wave_blocks<softmax_column_part_stats<T, V>, kThreads>(&wave)));
+  int64_t splits = choose_column_splits(tiles, wave, max_column_splits(plan));
   if (splits <= 1) {
     constexpr auto kernel = softmax_columns<T, V>;
-    int64_t wave = 0;
     OPRT_RETURN_IF_ERROR((full_wave_blocks<kernel, kThreads>(&wave)));
     const unsigned blocks = grid_for(tiles, wave);
     kernel<<<blocks, kThreads, 0, to_stream(stream)>>>(x, y, plan.outer, plan.dim, plan.inner, width, plan.log);

@@ -24,7 +24,8 @@ constexpr int64_t kMinPartLength = 2048;             // shortest part of a split
 constexpr int64_t kDefaultSharedBytes = 48 * 1024;   // above this a kernel must opt in
 // columns.cuh (softmax over a non-last axis; notes: "Columns"):
 constexpr int kColumnSegmentBytes = 128;             // bytes of a tile's row: lanes along inner * pack bytes
-constexpr int kColumnMinTilesPerSM = 2;              // fewer tiles than this per SM: dim is split across blocks
+constexpr double kColumnSplitMinGain = 0.1;          // wave fill a split of dim must add (kernel.cuh, choose_column_splits)
+constexpr int kColumnMinBlocks = 3;                  // blocks per SM the column kernels are compiled for (registers)
 constexpr int64_t kMinColumnPartRows = 512;          // shortest part of a split dim
 constexpr int64_t kMaxColumnSplits = 32;             // most parts of a split dim
 constexpr int64_t kMaxColumnSplitBlocks = 4096;      // most (tile, part) blocks when splitting (workspace bound)
