@@ -337,7 +337,9 @@ template <class T, int V>
 oprt_status_t launch_columns(const SoftmaxPlan &plan, const T *x, T *y, void *stats_buffer, oprt_stream_t stream) {
   using C = ComputeType<T>;
   const int64_t lanes = std::max<int64_t>(1, kColumnSegmentBytes / static_cast<int64_t>(V * sizeof(T)));
-  const int width = std::min(group_width(ceil_div(plan.inner, V)), group_width(lanes));
+  int width = std::min(group_width(ceil_div(plan.inner, V)), group_width(lanes));
+  // A short dim: wider tiles (up to a warp of lanes) rather than rows of threads with no rows of x.
+  while (width < kWarpSize && static_cast<int64_t>(width) * V < plan.inner && kThreads / width > plan.dim) width *= 2;
   const int64_t tiles = plan.outer * ceil_div(plan.inner, static_cast<int64_t>(width) * V);
   int64_t wave = 0;
   OPRT_RETURN_IF_ERROR((full_wave_blocks<softmax_column_part_stats<T, V>, kThreads>(&wave)));
