@@ -11,7 +11,8 @@
 //   block_shared_rows.cuh    longer rows, enough of them to fill the SMs: a block per row in shared memory
 //   cluster_rows.cuh         few or very long rows: a cluster of blocks per row (NVIDIA, sm_90 only)
 //   split_rows.cuh           otherwise: rows cut into parts, a block per part, two kernels
-//   columns.cuh              softmax over a non-last axis (inner > 1), threads along inner
+//   columns.cuh              softmax over a non-last axis (inner > 1): 2-D tiles along inner x dim, dim split
+//                            across blocks (two kernels) where the tiles fill the SMs poorly
 // Non-contiguous x or y go through a dense buffer (gather_run_scatter): x is gathered into it (y
 // itself when y is contiguous), softmax runs in place there, and the result is scattered into y.
 //
@@ -88,6 +89,9 @@ template <class T, int P>
 oprt_status_t launch_rows_in_parts(const T *x, T *y, int64_t rows, int64_t cols, void *stats_buffer, bool log,
                                    oprt_stream_t stream);
 
+template <class T, int V>
+oprt_status_t launch_columns(const SoftmaxPlan &plan, const T *x, T *y, void *stats_buffer, oprt_stream_t stream);
+
 // ---- The dispatcher ----
 
 // Softmax of each row of x ([rows, cols], dense) into y, which is x or does not overlap it.
@@ -140,16 +144,23 @@ oprt_status_t softmax_dense(const SoftmaxPlan &plan, const T *x, T *y, void *sta
     return packed ? softmax_rows<T, P>(x, y, plan.outer, plan.dim, stats, plan.log, stream)
                   : softmax_rows<T, 1>(x, y, plan.outer, plan.dim, stats, plan.log, stream);
   }
-  constexpr auto kernel = softmax_columns<T>;
-  const int width = group_width(plan.inner);
-  int64_t wave = 0;
-  OPRT_RETURN_IF_ERROR((full_wave_blocks<kernel, kThreads>(&wave)));
-  const unsigned blocks = grid_for(plan.outer * ceil_div(plan.inner, width), wave);
-  kernel<<<blocks, kThreads, 0, to_stream(stream)>>>(x, y, plan.outer, plan.dim, plan.inner, width, plan.log);
-  return check_launch("softmax_columns", blocks, kThreads, 0);
+  // columns.cuh: a pack of columns per lane when every row of x and y starts aligned.
+  constexpr int P = kPackSize<T>;
+  const bool packed = plan.inner % P == 0 && is_aligned(x, kVectorBytes) && is_aligned(y, kVectorBytes);
+  return packed ? launch_columns<T, P>(plan, x, y, stats, stream) : launch_columns<T, 1>(plan, x, y, stats, stream);
 }
 
 inline int64_t max_row_splits(int64_t cols) { return std::max<int64_t>(1, cols / kMinPartLength); }
+
+// The most parts columns.cuh cuts dim into (1: not split), from the plan alone so that the workspace
+// can hold their stats: parts of kMinColumnPartRows or more, at most kMaxColumnSplitBlocks blocks over
+// the tiles (of kColumnSegmentBytes, the widest a tile gets).
+inline int64_t max_column_splits(const SoftmaxPlan &plan) {
+  const int64_t tile_columns = kColumnSegmentBytes / static_cast<int64_t>(oprt_dtype_size(plan.dtype));
+  const int64_t tiles = plan.outer * ceil_div(plan.inner, tile_columns);
+  return std::max<int64_t>(
+      1, std::min({kMaxColumnSplits, plan.dim / kMinColumnPartRows, kMaxColumnSplitBlocks / std::max<int64_t>(1, tiles)}));
+}
 
 // Bytes of the workspace's parts: [dense copy of x / y, when y is not contiguous][part stats].
 struct WorkspaceLayout {
@@ -164,6 +175,8 @@ inline WorkspaceLayout workspace_layout(const SoftmaxPlan &plan) {
   layout.total = layout.stats;
   if (plan.inner == 1 && plan.dim > kRegisterCols) {
     layout.total += static_cast<size_t>(plan.outer * max_row_splits(plan.dim)) * 2 * compute_item;
+  } else if (plan.inner > 1 && max_column_splits(plan) > 1) {
+    layout.total += static_cast<size_t>(plan.outer * plan.inner * max_column_splits(plan)) * 2 * compute_item;
   }
   return layout;
 }
@@ -300,6 +313,60 @@ oprt_status_t launch_rows_in_parts(const T *x, T *y, int64_t rows, int64_t cols,
   OPRT_RETURN_IF_ERROR(check_launch("softmax_part_stats", blocks, kThreads, 0));
   output_kernel<<<blocks, kThreads, 0, to_stream(stream)>>>(x, y, stats, rows, cols, splits, chunk, log);
   return check_launch("softmax_part_output", blocks, kThreads, 0);
+}
+
+// Parts to cut dim into (1: one block per tile over all of dim): of 1 .. max_splits, the count whose
+// tiles * splits blocks fill their last wave best, a larger count only where it fills it better by
+// kColumnSplitMinGain (4096x4096 f16 over axis 0, 64 tiles: 6 parts, 384 blocks of a 396-block wave).
+inline int64_t choose_column_splits(int64_t tiles, int64_t wave, int64_t max_splits) {
+  const auto fill = [&](int64_t splits) {
+    const int64_t blocks = tiles * splits;
+    return static_cast<double>(blocks) / static_cast<double>(ceil_div(blocks, wave) * wave);
+  };
+  int64_t best = 1;
+  for (int64_t splits = 2; splits <= max_splits; ++splits) {
+    if (fill(splits) > fill(best) + kColumnSplitMinGain) best = splits;
+  }
+  return best;
+}
+
+// Softmax over a non-last axis (columns.cuh): tiles of `width` lanes of V columns each, one block per
+// tile over all of dim, or dim cut into parts (choose_column_splits) and two kernels, through the
+// workspace.
+template <class T, int V>
+oprt_status_t launch_columns(const SoftmaxPlan &plan, const T *x, T *y, void *stats_buffer, oprt_stream_t stream) {
+  using C = ComputeType<T>;
+  const int64_t lanes = std::max<int64_t>(1, kColumnSegmentBytes / static_cast<int64_t>(V * sizeof(T)));
+  int width = std::min(group_width(ceil_div(plan.inner, V)), group_width(lanes));
+  // A short dim: wider tiles (up to a warp of lanes) rather than rows of threads with no rows of x.
+  while (width < kWarpSize && static_cast<int64_t>(width) * V < plan.inner && kThreads / width > plan.dim) width *= 2;
+  const int64_t tiles = plan.outer * ceil_div(plan.inner, static_cast<int64_t>(width) * V);
+  int64_t wave = 0;
+  OPRT_RETURN_IF_ERROR((full_wave_blocks<softmax_column_part_stats<T, V>, kThreads>(&wave)));
+  int64_t splits = choose_column_splits(tiles, wave, max_column_splits(plan));
+  if (splits <= 1) {
+    constexpr auto kernel = softmax_columns<T, V>;
+    OPRT_RETURN_IF_ERROR((full_wave_blocks<kernel, kThreads>(&wave)));
+    const unsigned blocks = grid_for(tiles, wave);
+    kernel<<<blocks, kThreads, 0, to_stream(stream)>>>(x, y, plan.outer, plan.dim, plan.inner, width, plan.log);
+    return check_launch("softmax_columns", blocks, kThreads, 0);
+  }
+  const int64_t chunk = ceil_div(plan.dim, splits);
+  splits = ceil_div(plan.dim, chunk);
+  constexpr auto stats_kernel = softmax_column_part_stats<T, V>;
+  constexpr auto output_kernel = softmax_column_part_output<T, V>;
+  auto *stats = static_cast<RowStats<C> *>(stats_buffer);
+  int64_t stats_wave = 0, output_wave = 0;
+  OPRT_RETURN_IF_ERROR((full_wave_blocks<stats_kernel, kThreads>(&stats_wave)));
+  OPRT_RETURN_IF_ERROR((full_wave_blocks<output_kernel, kThreads>(&output_wave)));
+  const unsigned stats_blocks = grid_for(tiles * splits, stats_wave);
+  stats_kernel<<<stats_blocks, kThreads, 0, to_stream(stream)>>>(x, stats, plan.outer, plan.dim, plan.inner, width,
+                                                                  splits, chunk);
+  OPRT_RETURN_IF_ERROR(check_launch("softmax_column_part_stats", stats_blocks, kThreads, 0));
+  const unsigned output_blocks = grid_for(tiles * splits, output_wave);
+  output_kernel<<<output_blocks, kThreads, 0, to_stream(stream)>>>(x, y, stats, plan.outer, plan.dim, plan.inner,
+                                                                    width, splits, chunk, plan.log);
+  return check_launch("softmax_column_part_output", output_blocks, kThreads, 0);
 }
 
 }  // namespace softmax_detail

@@ -22,6 +22,13 @@ constexpr int64_t kBlockRegisterMaxBytes = 8 * 1024; // (notes: "Rows in a block
 constexpr int kBlockRegisterMinThreads = 64;         // smallest block of the block-register tier
 constexpr int64_t kMinPartLength = 2048;             // shortest part of a split row
 constexpr int64_t kDefaultSharedBytes = 48 * 1024;   // above this a kernel must opt in
+// columns.cuh (softmax over a non-last axis; notes: "Columns"):
+constexpr int kColumnSegmentBytes = 128;             // bytes of a tile's row: lanes along inner * pack bytes
+constexpr double kColumnSplitMinGain = 0.1;          // wave fill a split of dim must add (kernel.cuh, choose_column_splits)
+constexpr int kColumnMinBlocks = 3;                  // blocks per SM the column kernels are compiled for (registers)
+constexpr int64_t kMinColumnPartRows = 512;          // shortest part of a split dim
+constexpr int64_t kMaxColumnSplits = 32;             // most parts of a split dim
+constexpr int64_t kMaxColumnSplitBlocks = 4096;      // most (tile, part) blocks when splitting (workspace bound)
 constexpr int64_t kStaticSharedBytes = 1024;         // block_reduce's slots, within the per-block limit
 
 }  // namespace oprt::gpu::softmax_detail
