@@ -52,6 +52,16 @@ inline RegisterShape register_shape(int64_t packs) {
   return {kWarpSize, static_cast<int>(ceil_div(packs, kWarpSize))};
 }
 
+// Rows a group of the warp tier holds at once (notes: "Short rows"): loads of several rows in flight
+// before the first shuffle. On 32-lane warps one pack per lane is a row of up to 512 bytes, two up to 1 KiB.
+template <class T>
+constexpr int rows_per_group(int packs_per_lane) {
+  if (sizeof(ComputeType<T>) == 8) return kGroupRowsOfDoubles;
+  if (packs_per_lane == 1) return kGroupRowsOfOnePack;
+  if (packs_per_lane == 2) return kGroupRowsOfTwoPacks;
+  return 1;
+}
+
 // The launchers, one per tier (defined below the dispatcher).
 template <class T, int P, int kPacks = 1>
 oprt_status_t launch_rows_in_registers(const T *x, T *y, int64_t rows, int64_t cols, RegisterShape shape, bool log,
@@ -104,7 +114,7 @@ oprt_status_t softmax_rows(const T *x, T *y, int64_t rows, int64_t cols, void *s
       return launch_rows_in_block_registers<T, P>(x, y, rows, cols, log, stream);
     }
   }
-  // warp_rows.cuh: rows up to kRegisterCols.
+  // warp_rows.cuh: rows up to kRegisterCols, rows_per_group(packs per lane) rows per group.
   if (cols <= kRegisterCols) {
     return launch_rows_in_registers<T, P>(x, y, rows, cols, register_shape(ceil_div(cols, P)), log, stream);
   }
@@ -222,7 +232,8 @@ oprt_status_t allow_shared_bytes(size_t bytes) {
 }
 
 // Instantiates the register kernel for the smallest supported pack count >= shape.packs_per_lane:
-// every count for 128-bit packs, powers of two for single elements (misaligned or odd rows).
+// every count for 128-bit packs, powers of two for single elements (misaligned or odd rows); each
+// kernel holds rows_per_group(kPacks) rows per group.
 template <class T, int P, int kPacks>
 oprt_status_t launch_rows_in_registers(const T *x, T *y, int64_t rows, int64_t cols, RegisterShape shape, bool log,
                                        oprt_stream_t stream) {
@@ -233,10 +244,11 @@ oprt_status_t launch_rows_in_registers(const T *x, T *y, int64_t rows, int64_t c
       return launch_rows_in_registers<T, P, kNext>(x, y, rows, cols, shape, log, stream);
     }
   }
-  constexpr auto kernel = softmax_rows_in_registers<T, P, kPacks>;
+  constexpr int kRows = rows_per_group<T>(kPacks);
+  constexpr auto kernel = softmax_rows_in_registers<T, P, kPacks, kRows>;
   int64_t wave = 0;
   OPRT_RETURN_IF_ERROR((full_wave_blocks<kernel, kThreads>(&wave)));
-  const unsigned blocks = grid_for(ceil_div(rows, kThreads / shape.width), wave);
+  const unsigned blocks = grid_for(ceil_div(rows, kRows * (kThreads / shape.width)), wave);
   kernel<<<blocks, kThreads, 0, to_stream(stream)>>>(x, y, rows, cols, shape.width, log);
   return check_launch("softmax_rows_in_registers", blocks, kThreads, 0);
 }

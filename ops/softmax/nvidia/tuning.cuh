@@ -16,6 +16,9 @@ constexpr int kUnroll = 4;                           // loads in flight per thre
 constexpr int kMaxThreadsPerSM = 2048;               // thread slots of a Hopper SM (notes: "kSharedMinBlocks")
 constexpr int kRegisterCols = 1024;                  // longest row held in a warp's registers
 constexpr int kMaxElementsPerLane = 32;              // so kRegisterCols = kWarpSize * 32 on 32-wide warps
+constexpr int kGroupRowsOfOnePack = 4;               // warp tier, rows of 1 pack per lane: 4 loads in flight (notes: "Short rows")
+constexpr int kGroupRowsOfTwoPacks = 2;              // warp tier, rows of 2 packs per lane: 4 loads in flight (notes: "Short rows")
+constexpr int kGroupRowsOfDoubles = 1;               // warp tier, f64: 2 rows spilled, 4 took 108 registers (notes: "Short rows")
 constexpr int kBlockRowPacks = 2;                    // packs per thread, block-register tier (notes)
 constexpr int64_t kBlockRegisterMinCols = 1024;      // block-register tier's row range (notes)
 constexpr int64_t kBlockRegisterMaxBytes = 8 * 1024; // (notes: "Rows in a block's registers")
