@@ -103,11 +103,13 @@ __device__ __forceinline__ C thread_partial_sum(const In *row, Index n, int thre
 
 // y[r] = sum of row r of x ([rows, length]), one group of `width` lanes (a power of two <= warp) per row.
 // kMinBlocks: resident blocks per SM the registers must allow (__launch_bounds__). Index: int where the
-// launch knows the rows are short (fewer registers), else int64_t.
-template <class In, class Out, int kUnroll, int kMinBlocks, class Index>
+// launch knows the rows are short (fewer registers), else int64_t. kWidth > 0: width is kWidth, a
+// constant (the lanes' stride then costs no registers).
+template <class In, class Out, int kUnroll, int kMinBlocks, class Index, int kWidth>
 __global__ void __launch_bounds__(kThreads, kMinBlocks)
     sum_rows_by_group(const In *x, Out *y, int64_t rows, int64_t length, int width) {
   using C = ComputeType<In>;
+  if constexpr (kWidth > 0) width = kWidth;
   const RowGroups<kThreads> groups(width);
   // EXERCISE(step 2): per row of this group: thread_partial_sum over the group's lanes, warp_reduce(sum, SumOp{}, width), lane 0 writes y[row]
   for (int64_t first = groups.first_row; first < rows; first += groups.step) {
@@ -121,14 +123,16 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
   // EXERCISE END
 }
 
-// y[r * splits + s] = sum of part s of row r, one block of kBlock threads per part (splits == 1: a
-// block per row). The parts interleave: the row's splits * kBlock threads take its packs in turn, so
-// the blocks of a split row sweep it in address order together.
+// y[r * splits + s] = sum of part s of row r, one block of kBlock threads per part (kSplit false:
+// splits == 1, a block per row, and the threads' stride is a constant: fewer registers). The parts
+// interleave: the row's splits * kBlock threads take its packs in turn, so the blocks of a split row
+// sweep it in address order together.
 // Its registers allow kLongMinBlocks blocks of kThreads per SM: as many threads, whatever kBlock.
-template <class In, class Out, int kBlock>
+template <class In, class Out, int kBlock, bool kSplit>
 __global__ void __launch_bounds__(kBlock, kLongMinBlocks * kThreads / kBlock)
     sum_rows_by_block(const In *x, Out *y, int64_t rows, int64_t length, int64_t splits) {
   using C = ComputeType<In>;
+  if constexpr (!kSplit) splits = 1;
   // EXERCISE(step 3): per (row, part) task: the block's threads take the row's packs in turn with thread_partial_sum, block_reduce, thread 0 writes
   for (int64_t task = blockIdx.x; task < rows * splits; task += gridDim.x) {
     const int64_t row = task / splits, part = task % splits;
@@ -207,10 +211,10 @@ inline int64_t max_column_splits(int64_t outer, int64_t reduce, int64_t inner) {
 }
 
 // Launches sum_rows_by_block with kBlock-thread blocks over rows * splits tasks.
-template <int kBlock, class In, class Out>
+template <int kBlock, bool kSplit, class In, class Out>
 oprt_status_t launch_row_blocks(const In *x, Out *y, int64_t rows, int64_t length, int64_t splits,
                                 oprt_stream_t stream) {
-  constexpr auto kernel = sum_rows_by_block<In, Out, kBlock>;
+  constexpr auto kernel = sum_rows_by_block<In, Out, kBlock, kSplit>;
   int64_t wave = 0;
   OPRT_RETURN_IF_ERROR((full_wave_blocks<kernel, kBlock>(&wave)));
   const unsigned blocks = grid_for(rows * splits, wave);
@@ -236,7 +240,7 @@ oprt_status_t launch_rows(const In *x, Out *y, int64_t rows, int64_t length, int
   if (splits == 1 && packs < kWarpSize * kLongUnroll) {
     // Narrow groups for short rows, so each thread has about kShortUnroll packs to load.
     const int width = group_width(ceil_div(length, int64_t{P} * kShortUnroll));
-    constexpr auto kernel = sum_rows_by_group<In, Out, kShortUnroll, kShortMinBlocks, int>;  // length < 2^31
+    constexpr auto kernel = sum_rows_by_group<In, Out, kShortUnroll, kShortMinBlocks, int, 0>;  // length < 2^31
     int64_t wave = 0;
     OPRT_RETURN_IF_ERROR((full_wave_blocks<kernel, kThreads>(&wave)));
     const unsigned blocks = grid_for(ceil_div(rows, kThreads / width), wave);
@@ -244,7 +248,7 @@ oprt_status_t launch_rows(const In *x, Out *y, int64_t rows, int64_t length, int
     return check_launch("sum_rows_by_group (short rows)", blocks, kThreads, 0);
   }
   if (splits == 1 && packs <= kWarpRowMaxPacks) {
-    constexpr auto kernel = sum_rows_by_group<In, Out, kLongUnroll, kLongMinBlocks, int64_t>;
+    constexpr auto kernel = sum_rows_by_group<In, Out, kLongUnroll, kLongMinBlocks, int64_t, kWarpSize>;
     constexpr int kWarps = kThreads / kWarpSize;
     int64_t wave = 0;
     OPRT_RETURN_IF_ERROR((full_wave_blocks<kernel, kThreads>(&wave)));
@@ -256,10 +260,11 @@ oprt_status_t launch_rows(const In *x, Out *y, int64_t rows, int64_t length, int
   }
   if (splits == 1) {
     const int threads = row_block_threads(packs);
-    if (threads == 64) return launch_row_blocks<64>(x, y, rows, length, 1, stream);
-    if (threads == 128) return launch_row_blocks<128>(x, y, rows, length, 1, stream);
+    if (threads == 64) return launch_row_blocks<64, false>(x, y, rows, length, 1, stream);
+    if (threads == 128) return launch_row_blocks<128, false>(x, y, rows, length, 1, stream);
+    return launch_row_blocks<kThreads, false>(x, y, rows, length, 1, stream);
   }
-  return launch_row_blocks<kThreads>(x, y, rows, length, splits, stream);
+  return launch_row_blocks<kThreads, true>(x, y, rows, length, splits, stream);
 }
 
 // Parts to split each of `rows` rows of `length` In values into (1: none): none when the rows already
@@ -269,7 +274,7 @@ template <class In>
 oprt_status_t row_splits(int64_t rows, int64_t length, int64_t *splits) {
   using C = ComputeType<In>;
   int64_t wave = 0;
-  OPRT_RETURN_IF_ERROR((full_wave_blocks<sum_rows_by_block<In, C, kThreads>, kThreads>(&wave)));
+  OPRT_RETURN_IF_ERROR((full_wave_blocks<sum_rows_by_block<In, C, kThreads, true>, kThreads>(&wave)));
   const int64_t most = std::min(max_row_splits(rows, length), ceil_div(length, kPackSize<In>) / (kThreads * kSplitMinPacks));
   *splits = most <= 1 || rows * 2 > wave ? 1 : std::max<int64_t>(1, std::min(most, kSplitWaves * wave / rows));
   return OPRT_STATUS_SUCCESS;
