@@ -5,11 +5,13 @@
 //   - reduce == 0 writes zeros, reduce == 1 copies x.
 //   - inner == 1 sums rows. Rows of fewer than kWarpSize * kLongUnroll packs get a group of up to
 //     one warp each (narrower groups for short rows, so each thread loads about kShortUnroll packs);
-//     longer rows a warp each when there are enough rows to keep half the device's warps busy, each
-//     lane with kLongUnroll 128-bit loads in flight, else a block each. When there are too few rows to
-//     fill the device (outer == 1 with 256M elements), each row is cut into `splits` interleaved parts, one
-//     block each (kLongUnroll loads in flight per thread), whose sums land in the workspace as
-//     [outer, splits] and are then summed as rows again.
+//     rows up to kWarpRowMaxPacks a warp each when there are enough rows to keep half the device's
+//     warps busy, each lane with kLongUnroll 128-bit loads in flight; longer rows (or too few) a block
+//     each, of 64 to kThreads threads, so each thread loads about kRowBlockPacks packs. When there are
+//     too few rows to fill the device (outer == 1: a full sum), each row is cut into `splits`
+//     interleaved parts, one block each (up to kSplitWaves waves of blocks, each thread with at least
+//     kSplitMinPacks packs), whose sums land in the workspace as [outer, splits] and are then summed
+//     as rows again.
 //   - inner > 1 sums columns: threads run along inner (coalesced, one pack of columns each) and a
 //     block's rows of threads split the reduced axis, combined through shared memory. Too few
 //     columns to fill the device split the reduced axis across blocks as well, through workspace
@@ -32,75 +34,111 @@
 namespace oprt::gpu {
 namespace reduce_sum_detail {
 
-constexpr int kThreads = 256;
-// Packs a thread loads before it adds any. Measured on the H200 (L2 flushed): short rows (65536 x
-// 128) ran 15-20% faster with 4 packs per thread than with 8, while long rows (4096 x 4096 half)
-// and the split sum of 256M elements ran 10-20% faster with 8.
-constexpr int kShortUnroll = 4;
-constexpr int kLongUnroll = 8;
+// Tuning constants. The measurements behind them, and which value restores the earlier dispatch, are in
+// bench/notes/reduce-sum-tuning.md; each line below names its section there.
+constexpr int kThreads = 256;              // threads of every block, except the block-per-row tier's
+constexpr int kShortUnroll = 4;            // "Packs in flight": rows of fewer than kWarpSize * kLongUnroll packs
+constexpr int kLongUnroll = 8;             // "Packs in flight": longer rows and split rows
 constexpr int kColumnUnroll = 4;           // rows of packs a thread loads before it adds any (columns)
+constexpr int kShortMinBlocks = 6;         // "Occupancy": resident blocks per SM asked of the short-row kernel
+constexpr int kLongMinBlocks = 4;          // "Occupancy": ... of the warp-per-row and split-row kernels
+constexpr int64_t kWarpRowMaxPacks = kWarpSize * kLongUnroll;  // "Block per row": longest row a warp takes
+constexpr int kRowBlockPacks = 8;          // "Block per row": packs per thread that size a row's block
+constexpr int kMinRowBlock = 64;           // "Block per row": fewest threads of a row's block
+constexpr int64_t kSplitWaves = 4;         // "Split rows": waves of blocks a split row fills at most
+constexpr int64_t kSplitMinPacks = 8;      // "Split rows": fewest packs per thread in a part of a split row
 constexpr int64_t kUnsplitRowMax = 2048;   // rows up to this long are never split
-constexpr int64_t kMinRowSplit = 2048;     // shortest part of a split row, in elements
+constexpr int64_t kMinRowSplit = 2048;     // shortest part of a split row, in elements (bounds the workspace)
 constexpr int64_t kMinColumnSplit = 64;    // fewest rows in one part of a split column
-constexpr int64_t kMaxSplits = 2048;       // parts of one row/column: about a wave of blocks at most
+constexpr int64_t kMaxSplits = 2048;       // parts of one column: about a wave of blocks at most
+constexpr int64_t kMaxRowSplits = 8192;    // "Split rows": parts of one row, a few waves of blocks at most
 constexpr int64_t kMaxPartials = 1 << 20;  // partial sums the workspace holds at most
 
 // ---- Device side ----
 
+// The sum of a pack's P values in the compute type, added pairwise (a tree of depth log2 P) so that
+// the adds of one pack do not wait on each other. A fixed order: the sum repeats bit for bit.
+template <class C, class T, int P>
+__device__ __forceinline__ C pack_sum(const Pack<T, P> pack) {
+  C values[P];
+  unpack(pack, values);
+#pragma unroll
+  for (int stride = 1; stride < P; stride *= 2) {
+#pragma unroll
+    for (int k = 0; k + stride < P; k += 2 * stride) values[k] += values[k + stride];
+  }
+  return values[0];
+}
+
 // This thread's share of the sum of row[0, n) among `threads` cooperating threads: a scalar head up
-// to the first 16-byte boundary, then 128-bit packs (kUnroll in flight), then a scalar tail. The
-// split depends only on the row's address and length, so the sum's order is fixed.
-template <int kUnroll, class C, class In>
-__device__ __forceinline__ C thread_partial_sum(const In *row, int64_t n, int thread, int threads) {
+// to the first 16-byte boundary, then 128-bit packs (kUnroll loads in flight, each pack summed
+// pairwise before it is added), then a scalar tail. The split depends only on the row's address and
+// length, so the sum's order is fixed. Index is int where the caller knows n fits (fewer registers).
+template <int kUnroll, class C, class Index = int64_t, class In>
+__device__ __forceinline__ C thread_partial_sum(const In *row, Index n, int thread, int threads) {
   constexpr int P = kPackSize<In>;
   using Vec = Pack<In, P>;
   C sum = 0;
-  // EXERCISE(step 1): add this thread's share of row[0, n) to sum: a scalar head to the 16-byte boundary, 128-bit packs (for_each_pack), a scalar tail
-  const int64_t misalignment = reinterpret_cast<uintptr_t>(row) % kVectorBytes / sizeof(In);
-  const int64_t head = misalignment == 0 ? 0 : std::min<int64_t>(n, P - misalignment);
-  for (int64_t i = thread; i < head; i += threads) sum += convert<C>(row[i]);
+  // EXERCISE(step 1): add this thread's share of row[0, n) to sum: a scalar head to the 16-byte boundary, 128-bit packs (kUnroll loads, then pack_sum each), a scalar tail
+  const Index misalignment = static_cast<Index>(reinterpret_cast<uintptr_t>(row) % kVectorBytes / sizeof(In));
+  const Index head = misalignment == 0 ? 0 : std::min<Index>(n, P - misalignment);
+  for (Index i = thread; i < head; i += threads) sum += convert<C>(row[i]);
   const Vec *packs = reinterpret_cast<const Vec *>(row + head);
-  const int64_t pack_count = (n - head) / P;
-  for_each_pack<kUnroll>(packs, thread, pack_count, threads, [&](int64_t, const Vec v) {
-    C values[P];
-    unpack(v, values);
+  const Index pack_count = (n - head) / P;
+  for (Index first = thread; first < pack_count; first += static_cast<Index>(threads) * kUnroll) {
+    Vec v[kUnroll];
 #pragma unroll
-    for (int k = 0; k < P; ++k) sum += values[k];
-  });
-  for (int64_t i = head + pack_count * P + thread; i < n; i += threads) sum += convert<C>(row[i]);
+    for (int u = 0; u < kUnroll; ++u) {
+      if (first + u * threads < pack_count) v[u] = packs[first + u * threads];
+    }
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) {
+      if (first + u * threads < pack_count) sum += pack_sum<C>(v[u]);
+    }
+  }
+  for (Index i = head + pack_count * P + thread; i < n; i += threads) sum += convert<C>(row[i]);
   // EXERCISE END
   return sum;
 }
 
 // y[r] = sum of row r of x ([rows, length]), one group of `width` lanes (a power of two <= warp) per row.
-template <class In, class Out, int kUnroll>
-__global__ void __launch_bounds__(kThreads)
+// kMinBlocks: resident blocks per SM the registers must allow (__launch_bounds__). Index: int where the
+// launch knows the rows are short (fewer registers), else int64_t. kWidth > 0: width is kWidth, a
+// constant (the lanes' stride then costs no registers).
+template <class In, class Out, int kUnroll, int kMinBlocks, class Index, int kWidth>
+__global__ void __launch_bounds__(kThreads, kMinBlocks)
     sum_rows_by_group(const In *x, Out *y, int64_t rows, int64_t length, int width) {
   using C = ComputeType<In>;
+  if constexpr (kWidth > 0) width = kWidth;
   const RowGroups<kThreads> groups(width);
   // EXERCISE(step 2): per row of this group: thread_partial_sum over the group's lanes, warp_reduce(sum, SumOp{}, width), lane 0 writes y[row]
   for (int64_t first = groups.first_row; first < rows; first += groups.step) {
     const int64_t row = first + groups.group;
-    C sum = row < rows ? thread_partial_sum<kUnroll, C>(x + row * length, length, groups.lane, width) : C(0);
+    C sum = row < rows ? thread_partial_sum<kUnroll, C, Index>(x + row * length, static_cast<Index>(length), groups.lane,
+                                                              width)
+                       : C(0);
     sum = warp_reduce(sum, SumOp{}, width);
     if (row < rows && groups.lane == 0) y[row] = convert<Out>(sum);
   }
   // EXERCISE END
 }
 
-// y[r * splits + s] = sum of part s of row r, one block per part. The parts interleave: the row's
-// splits * kThreads threads take its packs in turn, so the blocks of a split row sweep it in address
-// order together (256M f32 on the H200: 252 us, against 269 us in contiguous parts).
-template <class In, class Out>
-__global__ void __launch_bounds__(kThreads)
+// y[r * splits + s] = sum of part s of row r, one block of kBlock threads per part (kSplit false:
+// splits == 1, a block per row, and the threads' stride is a constant: fewer registers). The parts
+// interleave: the row's splits * kBlock threads take its packs in turn, so the blocks of a split row
+// sweep it in address order together.
+// Its registers allow kLongMinBlocks blocks of kThreads per SM: as many threads, whatever kBlock.
+template <class In, class Out, int kBlock, bool kSplit>
+__global__ void __launch_bounds__(kBlock, kLongMinBlocks * kThreads / kBlock)
     sum_rows_by_block(const In *x, Out *y, int64_t rows, int64_t length, int64_t splits) {
   using C = ComputeType<In>;
+  if constexpr (!kSplit) splits = 1;
   // EXERCISE(step 3): per (row, part) task: the block's threads take the row's packs in turn with thread_partial_sum, block_reduce, thread 0 writes
   for (int64_t task = blockIdx.x; task < rows * splits; task += gridDim.x) {
     const int64_t row = task / splits, part = task % splits;
-    C sum = thread_partial_sum<kLongUnroll, C>(x + row * length, length, static_cast<int>(part) * kThreads + threadIdx.x,
-                                               static_cast<int>(splits) * kThreads);
-    sum = block_reduce<kThreads>(sum, SumOp{});
+    C sum = thread_partial_sum<kLongUnroll, C>(x + row * length, length, static_cast<int>(part) * kBlock + threadIdx.x,
+                                               static_cast<int>(splits) * kBlock);
+    sum = block_reduce<kBlock>(sum, SumOp{});
     if (threadIdx.x == 0) y[task] = convert<Out>(sum);
   }
   // EXERCISE END
@@ -164,7 +202,7 @@ __global__ void __launch_bounds__(kThreads)
 // the shape, so the workspace size does not depend on the device.
 inline int64_t max_row_splits(int64_t rows, int64_t length) {
   if (rows == 0 || length <= kUnsplitRowMax) return 1;
-  return std::max<int64_t>(1, std::min({kMaxSplits, length / kMinRowSplit, kMaxPartials / rows}));
+  return std::max<int64_t>(1, std::min({kMaxRowSplits, length / kMinRowSplit, kMaxPartials / rows}));
 }
 
 inline int64_t max_column_splits(int64_t outer, int64_t reduce, int64_t inner) {
@@ -172,22 +210,45 @@ inline int64_t max_column_splits(int64_t outer, int64_t reduce, int64_t inner) {
   return std::max<int64_t>(1, std::min({kMaxSplits, reduce / kMinColumnSplit, kMaxPartials / (outer * inner)}));
 }
 
+// Launches sum_rows_by_block with kBlock-thread blocks over rows * splits tasks.
+template <int kBlock, bool kSplit, class In, class Out>
+oprt_status_t launch_row_blocks(const In *x, Out *y, int64_t rows, int64_t length, int64_t splits,
+                                oprt_stream_t stream) {
+  constexpr auto kernel = sum_rows_by_block<In, Out, kBlock, kSplit>;
+  int64_t wave = 0;
+  OPRT_RETURN_IF_ERROR((full_wave_blocks<kernel, kBlock>(&wave)));
+  const unsigned blocks = grid_for(rows * splits, wave);
+  kernel<<<blocks, kBlock, 0, to_stream(stream)>>>(x, y, rows, length, splits);
+  return check_launch(splits > 1 ? "sum_rows_by_block (split rows)" : "sum_rows_by_block (a block per row)", blocks,
+                      kBlock, 0);
+}
+
+// Threads of the block that sums a row of `packs` packs by itself: about kRowBlockPacks packs each,
+// a power of two from kMinRowBlock (at least a warp) to kThreads.
+inline int row_block_threads(int64_t packs) {
+  static_assert(kThreads == 256, "row blocks are instantiated for 64, 128 and kThreads threads");
+  int threads = std::max(kMinRowBlock, kWarpSize);
+  while (threads < kThreads && threads * int64_t{kRowBlockPacks} < packs) threads *= 2;
+  return threads;
+}
+
 // y (Out) = sums of x's rows ([rows, length], In), written to y[row * splits + part].
 template <class In, class Out>
 oprt_status_t launch_rows(const In *x, Out *y, int64_t rows, int64_t length, int64_t splits, oprt_stream_t stream) {
   constexpr int P = kPackSize<In>;
-  if (splits == 1 && ceil_div(length, P) < kWarpSize * kLongUnroll) {
+  const int64_t packs = ceil_div(length, P);
+  if (splits == 1 && packs < kWarpSize * kLongUnroll) {
     // Narrow groups for short rows, so each thread has about kShortUnroll packs to load.
     const int width = group_width(ceil_div(length, int64_t{P} * kShortUnroll));
-    constexpr auto kernel = sum_rows_by_group<In, Out, kShortUnroll>;
+    constexpr auto kernel = sum_rows_by_group<In, Out, kShortUnroll, kShortMinBlocks, int, 0>;  // length < 2^31
     int64_t wave = 0;
     OPRT_RETURN_IF_ERROR((full_wave_blocks<kernel, kThreads>(&wave)));
     const unsigned blocks = grid_for(ceil_div(rows, kThreads / width), wave);
     kernel<<<blocks, kThreads, 0, to_stream(stream)>>>(x, y, rows, length, width);
     return check_launch("sum_rows_by_group (short rows)", blocks, kThreads, 0);
   }
-  if (splits == 1) {
-    constexpr auto kernel = sum_rows_by_group<In, Out, kLongUnroll>;
+  if (splits == 1 && packs <= kWarpRowMaxPacks) {
+    constexpr auto kernel = sum_rows_by_group<In, Out, kLongUnroll, kLongMinBlocks, int64_t, kWarpSize>;
     constexpr int kWarps = kThreads / kWarpSize;
     int64_t wave = 0;
     OPRT_RETURN_IF_ERROR((full_wave_blocks<kernel, kThreads>(&wave)));
@@ -197,12 +258,26 @@ oprt_status_t launch_rows(const In *x, Out *y, int64_t rows, int64_t length, int
       return check_launch("sum_rows_by_group (a warp per row)", blocks, kThreads, 0);
     }
   }
-  constexpr auto kernel = sum_rows_by_block<In, Out>;
+  if (splits == 1) {
+    const int threads = row_block_threads(packs);
+    if (threads == 64) return launch_row_blocks<64, false>(x, y, rows, length, 1, stream);
+    if (threads == 128) return launch_row_blocks<128, false>(x, y, rows, length, 1, stream);
+    return launch_row_blocks<kThreads, false>(x, y, rows, length, 1, stream);
+  }
+  return launch_row_blocks<kThreads, true>(x, y, rows, length, splits, stream);
+}
+
+// Parts to split each of `rows` rows of `length` In values into (1: none): none when the rows already
+// keep half a wave of blocks busy; else enough parts to fill up to kSplitWaves waves, each part
+// giving every thread at least kSplitMinPacks packs (a batch of kLongUnroll loads).
+template <class In>
+oprt_status_t row_splits(int64_t rows, int64_t length, int64_t *splits) {
+  using C = ComputeType<In>;
   int64_t wave = 0;
-  OPRT_RETURN_IF_ERROR((full_wave_blocks<kernel, kThreads>(&wave)));
-  const unsigned blocks = grid_for(rows * splits, wave);
-  kernel<<<blocks, kThreads, 0, to_stream(stream)>>>(x, y, rows, length, splits);
-  return check_launch(splits > 1 ? "sum_rows_by_block (split rows)" : "sum_rows_by_block", blocks, kThreads, 0);
+  OPRT_RETURN_IF_ERROR((full_wave_blocks<sum_rows_by_block<In, C, kThreads, true>, kThreads>(&wave)));
+  const int64_t most = std::min(max_row_splits(rows, length), ceil_div(length, kPackSize<In>) / (kThreads * kSplitMinPacks));
+  *splits = most <= 1 || rows * 2 > wave ? 1 : std::max<int64_t>(1, std::min(most, kSplitWaves * wave / rows));
+  return OPRT_STATUS_SUCCESS;
 }
 
 // y[r] = sum of row r of x ([rows, length], length >= 2); `partials` holds max_row_splits(rows, length)
@@ -210,9 +285,8 @@ oprt_status_t launch_rows(const In *x, Out *y, int64_t rows, int64_t length, int
 template <class T>
 oprt_status_t sum_rows(const T *x, T *y, int64_t rows, int64_t length, void *partials, oprt_stream_t stream) {
   using C = ComputeType<T>;
-  int64_t wave = 0;
-  OPRT_RETURN_IF_ERROR((full_wave_blocks<sum_rows_by_block<T, C>, kThreads>(&wave)));
-  const int64_t splits = choose_splits(rows, wave, max_row_splits(rows, length));
+  int64_t splits = 1;
+  OPRT_RETURN_IF_ERROR(row_splits<T>(rows, length, &splits));
   if (splits == 1) return launch_rows(x, y, rows, length, 1, stream);
   C *sums = static_cast<C *>(partials);
   OPRT_RETURN_IF_ERROR(launch_rows(x, sums, rows, length, splits, stream));
