@@ -67,13 +67,9 @@ struct AxisOp {
 template <class K, class Handle, class SetAttributes = NoAttributes>
 oprt_status_t create_axis_op(const AxisOp<K> &op, Handle *desc, const Layout *y, const Layout *x, int32_t axis,
                              bool keepdim, SetAttributes set_attributes = {}) {
-  clear_error();
-  if (desc == nullptr) return fail(OPRT_STATUS_NULL_POINTER, "desc is NULL");
-  return guarded([&] {
-    typename K::Plan plan = {};
-    OPRT_RETURN_IF_ERROR(set_attributes(&plan));
-    OPRT_RETURN_IF_ERROR(make_axis_plan(y, x, axis, op.kind, keepdim, &axis_part(plan)));
-    return create_descriptor(op.kernels(), plan, desc);
+  return create_op_descriptor(op.kernels(), desc, [&](typename K::Plan *plan) {
+    OPRT_RETURN_IF_ERROR(set_attributes(plan));
+    return make_axis_plan(y, x, axis, op.kind, keepdim, &axis_part(*plan));
   });
 }
 
@@ -82,17 +78,11 @@ oprt_status_t create_axis_op(const AxisOp<K> &op, Handle *desc, const Layout *y,
 template <class K, class Handle>
 oprt_status_t execute_axis_op(const AxisOp<K> &op, Handle handle, void *workspace, size_t workspace_bytes, void *y,
                               const void *x, oprt_stream_t stream) {
-  clear_error();
-  return guarded([&] {
-    DescriptorRef<K> desc;
-    OPRT_RETURN_IF_ERROR(acquire_for_execute(handle, op.kernels(), workspace, workspace_bytes, &desc));
-    const AxisPlan &plan = axis_part(desc->plan);
-    OPRT_RETURN_IF_ERROR(check_data(y, plan.y, "y"));
-    OPRT_RETURN_IF_ERROR(check_data(x, plan.x, "x"));
-    OPRT_RETURN_IF_ERROR(check_no_partial_overlap(plan.y, y, "y", plan.x, x, "x", op.kind == AxisOutput::kRow));
-    if (plan.rows == 0) return OPRT_STATUS_SUCCESS;
-    return desc->kernel->execute(desc->plan, workspace, y, x, stream);
-  });
+  return execute_x_to_y(op.kernels(), handle, workspace, workspace_bytes, y, x, stream, op.kind == AxisOutput::kRow,
+                        [](const typename K::Plan &whole) {
+                          const AxisPlan &plan = axis_part(whole);
+                          return XToY{plan.x, plan.y, plan.rows != 0};
+                        });
 }
 
 }  // namespace oprt

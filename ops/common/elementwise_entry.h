@@ -47,13 +47,9 @@ const ElementwisePlan &elementwise_part(const Plan &plan) {
 template <class K, int N, class Handle, class SetAttributes = NoAttributes>
 oprt_status_t create_elementwise(const ElementwiseOp<K, N> &op, Handle *desc, const Layout *out,
                                  const Layout *const (&inputs)[N], SetAttributes set_attributes = {}) {
-  clear_error();
-  if (desc == nullptr) return fail(OPRT_STATUS_NULL_POINTER, "desc is NULL");
-  return guarded([&] {
-    typename K::Plan plan = {};
-    OPRT_RETURN_IF_ERROR(set_attributes(&plan));
-    OPRT_RETURN_IF_ERROR(make_elementwise_plan(out, op.out_name, inputs, op.input_names, N, &elementwise_part(plan)));
-    return create_descriptor(op.kernels(), plan, desc);
+  return create_op_descriptor(op.kernels(), desc, [&](typename K::Plan *plan) {
+    OPRT_RETURN_IF_ERROR(set_attributes(plan));
+    return make_elementwise_plan(out, op.out_name, inputs, op.input_names, N, &elementwise_part(*plan));
   });
 }
 

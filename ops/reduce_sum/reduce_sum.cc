@@ -80,13 +80,8 @@ extern "C" {
 oprt_status_t oprt_create_reduce_sum_descriptor(oprt_reduce_sum_descriptor_t *desc, const oprt_tensor_layout_t *y,
                                                 const oprt_tensor_layout_t *x, const int32_t *axes, int32_t num_axes,
                                                 int32_t keepdims) {
-  clear_error();
-  if (desc == nullptr) return fail(OPRT_STATUS_NULL_POINTER, "desc is NULL");
-  return guarded([&] {
-    ReduceSumPlan plan;
-    OPRT_RETURN_IF_ERROR(make_plan(y, x, axes, num_axes, keepdims, &plan));
-    return create_descriptor(reduce_sum_kernels(), plan, desc);
-  });
+  return create_op_descriptor(reduce_sum_kernels(), desc,
+                              [&](ReduceSumPlan *plan) { return make_plan(y, x, axes, num_axes, keepdims, plan); });
 }
 
 oprt_status_t oprt_get_reduce_sum_workspace_size(oprt_reduce_sum_descriptor_t desc, size_t *bytes) {
@@ -95,17 +90,9 @@ oprt_status_t oprt_get_reduce_sum_workspace_size(oprt_reduce_sum_descriptor_t de
 
 oprt_status_t oprt_reduce_sum(oprt_reduce_sum_descriptor_t handle, void *workspace, size_t workspace_bytes, void *y,
                               const void *x, oprt_stream_t stream) {
-  clear_error();
-  return guarded([&] {
-    DescriptorRef<ReduceSumKernel> desc;
-    OPRT_RETURN_IF_ERROR(acquire_for_execute(handle, reduce_sum_kernels(), workspace, workspace_bytes, &desc));
-    const ReduceSumPlan &plan = desc->plan;
-    OPRT_RETURN_IF_ERROR(check_data(y, plan.y, "y"));
-    OPRT_RETURN_IF_ERROR(check_data(x, plan.x, "x"));
-    OPRT_RETURN_IF_ERROR(check_no_partial_overlap(plan.y, y, "y", plan.x, x, "x", /*allow_exact_alias=*/false));
-    if (plan.y_numel == 0) return OPRT_STATUS_SUCCESS;
-    return desc->kernel->execute(plan, workspace, y, x, stream);
-  });
+  return execute_x_to_y(reduce_sum_kernels(), handle, workspace, workspace_bytes, y, x, stream,
+                        /*allow_exact_alias=*/false,
+                        [](const ReduceSumPlan &plan) { return XToY{plan.x, plan.y, plan.y_numel != 0}; });
 }
 
 oprt_status_t oprt_destroy_reduce_sum_descriptor(oprt_reduce_sum_descriptor_t desc) {

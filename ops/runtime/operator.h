@@ -18,6 +18,7 @@
 #include "operator_runtime/api.h"
 #include "ops/runtime/backend.h"
 #include "ops/runtime/launch_log.h"
+#include "ops/runtime/layout.h"
 #include "ops/runtime/status.h"
 
 namespace oprt {
@@ -138,6 +139,43 @@ oprt_status_t get_workspace_size(Handle handle, const KernelTable<K> &table, siz
     if (bytes == nullptr) return fail(OPRT_STATUS_NULL_POINTER, "bytes is NULL");
     *bytes = desc->workspace_bytes;
     return OPRT_STATUS_SUCCESS;
+  });
+}
+
+// The body of every oprt_create_<op>_descriptor: a NULL desc is refused first; make_plan(&plan) checks the
+// attributes and layouts and fills a fresh plan, which is then registered under a new handle.
+template <class K, class Handle, class MakePlan>
+oprt_status_t create_op_descriptor(const KernelTable<K> &table, Handle *desc, MakePlan make_plan) {
+  clear_error();
+  if (desc == nullptr) return fail(OPRT_STATUS_NULL_POINTER, "desc is NULL");
+  return guarded([&] {
+    typename K::Plan plan = {};
+    OPRT_RETURN_IF_ERROR(make_plan(&plan));
+    return create_descriptor(table, plan, desc);
+  });
+}
+
+// What the execute body of an op from one input x to one output y needs of its plan.
+struct XToY {
+  const Layout &x, &y;  // the validated layouts
+  bool has_work;        // false: nothing to compute (an empty output, or no row)
+};
+
+// The body of oprt_<op> for such an op: the descriptor and workspace, both pointers, then (y may be x itself only
+// where allow_exact_alias) the kernel. x_to_y(plan) says where the plan keeps the layouts.
+template <class K, class Handle, class XToYOf>
+oprt_status_t execute_x_to_y(const KernelTable<K> &table, Handle handle, void *workspace, size_t workspace_bytes,
+                             void *y, const void *x, oprt_stream_t stream, bool allow_exact_alias, XToYOf x_to_y) {
+  clear_error();
+  return guarded([&] {
+    DescriptorRef<K> desc;
+    OPRT_RETURN_IF_ERROR(acquire_for_execute(handle, table, workspace, workspace_bytes, &desc));
+    const XToY plan = x_to_y(desc->plan);
+    OPRT_RETURN_IF_ERROR(check_data(y, plan.y, "y"));
+    OPRT_RETURN_IF_ERROR(check_data(x, plan.x, "x"));
+    OPRT_RETURN_IF_ERROR(check_no_partial_overlap(plan.y, y, "y", plan.x, x, "x", allow_exact_alias));
+    if (!plan.has_work) return OPRT_STATUS_SUCCESS;
+    return desc->kernel->execute(desc->plan, workspace, y, x, stream);
   });
 }
 

@@ -20,15 +20,13 @@ namespace {
 template <class Handle>
 oprt_status_t create(const KernelTable<SoftmaxKernel> &table, bool log, Handle *desc, const Layout *y, const Layout *x,
                      int32_t axis) {
-  clear_error();
-  if (desc == nullptr) return fail(OPRT_STATUS_NULL_POINTER, "desc is NULL");
-  return guarded([&] {
+  return create_op_descriptor(table, desc, [&](SoftmaxPlan *plan) {
     OPRT_RETURN_IF_ERROR(check_layout(x, "x"));
     OPRT_RETURN_IF_ERROR(check_layout(y, "y"));
     OPRT_RETURN_IF_ERROR(check_same_dtype(*y, "y", *x, "x"));
     OPRT_RETURN_IF_ERROR(check_same_shape(*y, "y", *x, "x"));
     OPRT_RETURN_IF_ERROR(check_no_self_overlap(*y, "y"));
-    SoftmaxPlan p = {};
+    SoftmaxPlan &p = *plan;  // fresh, zeroed
     OPRT_RETURN_IF_ERROR(normalize_axis(axis, x->ndim, "axis", &p.axis));
     p.dtype = x->dtype;
     p.log = log;
@@ -39,24 +37,17 @@ oprt_status_t create(const KernelTable<SoftmaxKernel> &table, bool log, Handle *
       (d < p.axis ? p.outer : d == p.axis ? p.dim : p.inner) *= x->shape[d];
     }
     p.dense = is_contiguous(*x) && is_contiguous(*y);
-    return create_descriptor(table, p, desc);
+    return OPRT_STATUS_SUCCESS;
   });
 }
 
 template <class Handle>
 oprt_status_t execute(const KernelTable<SoftmaxKernel> &table, Handle handle, void *workspace, size_t workspace_bytes,
                       void *y, const void *x, oprt_stream_t stream) {
-  clear_error();
-  return guarded([&] {
-    DescriptorRef<SoftmaxKernel> desc;
-    OPRT_RETURN_IF_ERROR(acquire_for_execute(handle, table, workspace, workspace_bytes, &desc));
-    const SoftmaxPlan &plan = desc->plan;
-    OPRT_RETURN_IF_ERROR(check_data(y, plan.y, "y"));
-    OPRT_RETURN_IF_ERROR(check_data(x, plan.x, "x"));
-    OPRT_RETURN_IF_ERROR(check_no_partial_overlap(plan.y, y, "y", plan.x, x, "x", /*allow_exact_alias=*/true));
-    if (plan.outer * plan.dim * plan.inner == 0) return OPRT_STATUS_SUCCESS;
-    return desc->kernel->execute(plan, workspace, y, x, stream);
-  });
+  return execute_x_to_y(table, handle, workspace, workspace_bytes, y, x, stream, /*allow_exact_alias=*/true,
+                        [](const SoftmaxPlan &plan) {
+                          return XToY{plan.x, plan.y, plan.outer * plan.dim * plan.inner != 0};
+                        });
 }
 
 }  // namespace
