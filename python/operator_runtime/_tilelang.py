@@ -351,6 +351,14 @@ VECTOR_BYTES = 16
 ITEMSIZE = {"float32": 4, "float16": 2, "bfloat16": 2, "float64": 8}
 
 
+def dtype_vector_widths():
+    """(dtype, elements per load) of every kernel class a launcher compiles: each dtype with 16-byte vectors and
+    with single elements (what vector_width picks between). The launchers' variants() are built on it."""
+    for dtype in ITEMSIZE:
+        for vec in sorted({VECTOR_BYTES // ITEMSIZE[dtype], 1}):
+            yield dtype, vec
+
+
 def vec_of(dtype) -> int:
     """Elements per 16-byte vector of a torch dtype."""
     return VECTOR_BYTES // dtype.itemsize

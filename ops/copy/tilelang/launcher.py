@@ -34,6 +34,5 @@ def run_flat(src, dst):
 
 def variants():
     """(key, builder) of every kernel this launcher can compile (for _tilelang.warm)."""
-    for dtype in ("float32", "float16", "bfloat16", "float64"):
-        for vec in sorted({tl.VECTOR_BYTES // tl.ITEMSIZE[dtype], 1}):
-            yield ("copy", dtype, vec), (lambda d=dtype, v=vec: kernel.copy_kernel(d, v))
+    for dtype, vec in tl.dtype_vector_widths():
+        yield ("copy", dtype, vec), (lambda d=dtype, v=vec: kernel.copy_kernel(d, v))

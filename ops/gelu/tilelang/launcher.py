@@ -27,7 +27,6 @@ def launch(name, out, inputs, attrs):
 
 def variants():
     """(key, builder) of every kernel this launcher can compile (for _tilelang.warm)."""
-    for dtype in ("float32", "float16", "bfloat16", "float64"):
-        for vec in sorted({tl.VECTOR_BYTES // tl.ITEMSIZE[dtype], 1}):
-            for tanh_form in (False, True):
-                yield ("gelu", dtype, vec, tanh_form), (lambda d=dtype, v=vec, t=tanh_form: kernel.gelu_kernel(d, v, t))
+    for dtype, vec in tl.dtype_vector_widths():
+        for tanh_form in (False, True):
+            yield ("gelu", dtype, vec, tanh_form), (lambda d=dtype, v=vec, t=tanh_form: kernel.gelu_kernel(d, v, t))

@@ -66,10 +66,9 @@ def launch(name, out, inputs, attrs):
 
 def variants():
     """(key, builder) of every kernel this launcher can compile (for _tilelang.warm)."""
-    for dtype in ("float32", "float16", "bfloat16", "float64"):
-        for vec in sorted({tl.VECTOR_BYTES // tl.ITEMSIZE[dtype], 1}):
-            yield ("softmax_split_stats", dtype, vec), (lambda d=dtype, v=vec: kernel.softmax_split_stats(d, v))
-            for log in (False, True):
-                yield ("softmax_rows", dtype, vec, log), (lambda d=dtype, v=vec, g=log: kernel.softmax_rows(d, v, g))
-                yield (("softmax_split_apply", dtype, vec, log),
-                       (lambda d=dtype, v=vec, g=log: kernel.softmax_split_apply(d, v, g)))
+    for dtype, vec in tl.dtype_vector_widths():
+        yield ("softmax_split_stats", dtype, vec), (lambda d=dtype, v=vec: kernel.softmax_split_stats(d, v))
+        for log in (False, True):
+            yield ("softmax_rows", dtype, vec, log), (lambda d=dtype, v=vec, g=log: kernel.softmax_rows(d, v, g))
+            yield (("softmax_split_apply", dtype, vec, log),
+                   (lambda d=dtype, v=vec, g=log: kernel.softmax_split_apply(d, v, g)))

@@ -77,8 +77,7 @@ def variants():
     """(key, builder) of every kernel this launcher can compile (for _tilelang.warm)."""
     modes = [("full", "full"), ("full", "tail"), ("tail", "full"), ("full", "scalar"), ("scalar", "full"),
              ("scalar", "scalar")]
-    for dtype in ("float32", "float16", "bfloat16", "float64"):
-        for vec in sorted({tl.VECTOR_BYTES // tl.ITEMSIZE[dtype], 1}):
-            for ma, mb in modes:
-                yield (("vector_add", dtype, vec, ma, mb),
-                       (lambda d=dtype, v=vec, a=ma, b=mb: kernel.vector_add_kernel(d, v, a, b)))
+    for dtype, vec in tl.dtype_vector_widths():
+        for ma, mb in modes:
+            yield (("vector_add", dtype, vec, ma, mb),
+                   (lambda d=dtype, v=vec, a=ma, b=mb: kernel.vector_add_kernel(d, v, a, b)))

@@ -29,7 +29,6 @@ def launch(name, out, inputs, attrs):
 
 def variants():
     """(key, builder) of every kernel this launcher can compile (for _tilelang.warm)."""
-    for dtype in ("float32", "float16", "bfloat16", "float64"):
-        for vec in sorted({tl.VECTOR_BYTES // tl.ITEMSIZE[dtype], 1}):
-            for leaky in (False, True):
-                yield ("relu", dtype, vec, leaky), (lambda d=dtype, v=vec, k=leaky: kernel.relu_kernel(d, v, k))
+    for dtype, vec in tl.dtype_vector_widths():
+        for leaky in (False, True):
+            yield ("relu", dtype, vec, leaky), (lambda d=dtype, v=vec, k=leaky: kernel.relu_kernel(d, v, k))
