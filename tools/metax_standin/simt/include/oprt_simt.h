@@ -440,6 +440,7 @@ inline unsigned __float_as_uint(float value) {
   return bits;
 }
 inline float __expf(float x) { return std::exp(x); }
+inline float __fdividef(float x, float y) { return x / y; }
 
 struct float2 {
   float x, y;
