@@ -35,9 +35,18 @@ _timer = None
 
 
 def _benchmark_module():
-    """operator_runtime/benchmark.py by path: the lab needs its timer, not the library."""
-    spec = importlib.util.spec_from_file_location("oprt_benchmark", REPO / "python" / "operator_runtime" / "benchmark.py")
+    """operator_runtime/benchmark.py by path, inside a stand-in package (its `from . import _backends` is
+    used only by the wall-clock Timer, not by DeviceTimer): the lab needs its timer, not the library."""
+    import types
+
+    package = types.ModuleType("oprt_lab_package")
+    package.__path__ = [str(REPO / "python" / "operator_runtime")]
+    sys.modules["oprt_lab_package"] = package
+    sys.modules["oprt_lab_package._backends"] = types.ModuleType("oprt_lab_package._backends")
+    spec = importlib.util.spec_from_file_location("oprt_lab_package.benchmark",
+                                                  REPO / "python" / "operator_runtime" / "benchmark.py")
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
     spec.loader.exec_module(module)
     return module
 
