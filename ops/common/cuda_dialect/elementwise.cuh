@@ -49,6 +49,9 @@ __global__ void __launch_bounds__(kThreads)
   using Vec = Pack<T, P>;
   constexpr bool kBinary = Functor::kArity == 2;
   const int64_t packs = n / P;
+  // The loop runs once per thread except beyond the grid's size limit. Not unrolled: an unrolled grid-stride
+  // loop first computes its trip count, a 64-bit division every thread pays before its first load.
+#pragma unroll 1
   for (int64_t i = static_cast<int64_t>(blockIdx.x) * kThreads + threadIdx.x; i < packs;
        i += static_cast<int64_t>(gridDim.x) * kThreads) {
     const Vec va = reinterpret_cast<const Vec *>(a)[i];
@@ -95,6 +98,7 @@ template <class T, class Functor, class Index>
 __global__ void __launch_bounds__(kThreads)
     strided_kernel(Index n, StridedNest nest, Functor functor, T *out, const T *a, const T *b) {
   constexpr bool kBinary = Functor::kArity == 2;
+#pragma unroll 1
   for (Index i = static_cast<Index>(blockIdx.x) * kThreads + threadIdx.x; i < n;
        i += static_cast<Index>(gridDim.x) * kThreads) {
     int64_t offset[1 + Functor::kArity];
