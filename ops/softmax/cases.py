@@ -118,6 +118,15 @@ CASES = (
     ] + [  # few long rows: the cluster tier on NVIDIA (8 blocks per row), with special values too
         Case(shapes=(s,), attrs=_attrs(-1, log), fill=fill, scale=SCALE, device_only=True)
         for s in ((20, 5000), (40, 4097), (128, 131072)) for log in LOGS for fill in ("normal", "specials")
+    ] + [  # a non-last axis in 16-byte packs: the cluster column tier on NVIDIA (sm_90; clusters of 2, 3 and 7
+        # blocks on an H200), tiles past inner's end, outer > 1, special values (dim 96 and 64 leave some
+        # columns without a NaN), in place
+        Case(shapes=(s,), attrs=_attrs(a, log), fill=fill, scale=SCALE)
+        for s, a in (((96, 64), 0), ((3, 64, 40), 1), ((600, 72), 0), ((2, 1100, 64), 1))
+        for log in LOGS for fill in ("normal", "specials")
+    ] + [Case(shapes=((600, 72),), out=0, attrs=_attrs(0, log), scale=SCALE) for log in LOGS] + [
+        # the lab's 4096x4096 tiles: 8 blocks of 16 packs per thread (log_softmax: 4096x1024 above)
+        Case(shapes=((4096, 512),), attrs=_attrs(0, False), scale=SCALE, dtypes=("float32", "float16", "bfloat16")),
     ]
 )
 

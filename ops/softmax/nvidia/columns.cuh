@@ -8,6 +8,8 @@
 // With few tiles (a short, wide x such as 4096x4096 over axis 0) dim is also cut into parts across
 // blocks: softmax_column_part_stats writes each part's stats to the workspace and
 // softmax_column_part_output combines a column's parts and writes its part of y (as split_rows.cuh).
+// On sm_90, shapes of 16-byte packs whose tile fits a cluster's shared memory take cluster_columns.cuh
+// (x read once) instead.
 #ifndef OPS_SOFTMAX_NVIDIA_COLUMNS_CUH_
 #define OPS_SOFTMAX_NVIDIA_COLUMNS_CUH_
 
@@ -67,10 +69,11 @@ __device__ __forceinline__ void fold_column_rows(const Pack<T, V> *in, int64_t s
 // columns' totals. Within a warp by shuffles (lanes agreeing in lane % width), then across warps in
 // warp order through shared memory: the max of the warps' maxima first, then one rescale per warp.
 // All threads of the block must call it; the leading barrier lets a kernel call it once per task.
-template <class C, int V>
+// kMaxWidth bounds width (it sizes the slots: 16 KiB for half types at a whole warp).
+template <class C, int V, int kMaxWidth = kWarpSize>
 __device__ __forceinline__ void combine_over_block(RowStats<C> (&stats)[V], int width, const ColumnThread &t) {
   constexpr int kWarps = kThreads / kWarpSize;
-  __shared__ RowStats<C> slots[kWarps][kWarpSize * V];
+  __shared__ RowStats<C> slots[kWarps][kMaxWidth * V];
   const CombineStats<C> combine;
   const int warp = static_cast<int>(threadIdx.x) / kWarpSize, lane = static_cast<int>(threadIdx.x) % kWarpSize;
 #pragma unroll

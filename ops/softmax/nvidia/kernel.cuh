@@ -11,8 +11,10 @@
 //   block_shared_rows.cuh    longer rows, enough of them to fill the SMs: a block per row in shared memory
 //   cluster_rows.cuh         few or very long rows: a cluster of blocks per row (NVIDIA, sm_90 only)
 //   split_rows.cuh           otherwise: rows cut into parts, a block per part, two kernels
-//   columns.cuh              softmax over a non-last axis (inner > 1): 2-D tiles along inner x dim, dim split
-//                            across blocks (two kernels) where the tiles fill the SMs poorly
+//   cluster_columns.cuh      softmax over a non-last axis (inner > 1), 16-byte packs, a tile's dim rows in the
+//                            shared memory of a cluster of blocks (NVIDIA, sm_90 only): x read once
+//   columns.cuh              otherwise over a non-last axis: 2-D tiles along inner x dim, dim split across
+//                            blocks (two kernels) where the tiles fill the SMs poorly
 // Non-contiguous x or y go through a dense buffer (gather_run_scatter): x is gathered into it (y
 // itself when y is contiguous), softmax runs in place there, and the result is scattered into y.
 //
@@ -22,9 +24,11 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 
 #include "block_register_rows.cuh"
 #include "block_shared_rows.cuh"
+#include "cluster_columns.cuh"
 #include "cluster_rows.cuh"
 #include "columns.cuh"
 #include "ops/common/cuda_dialect/dtype.cuh"
@@ -101,6 +105,48 @@ oprt_status_t launch_rows_in_parts(const T *x, T *y, int64_t rows, int64_t cols,
 
 template <class T, int V>
 oprt_status_t launch_columns(const SoftmaxPlan &plan, const T *x, T *y, void *stats_buffer, oprt_stream_t stream);
+#if !defined(__MACACC__)
+// The cluster column tier's launch: lanes along inner, tiles, blocks per tile (the cluster; 0 where the
+// tier does not apply) and the rows each thread caches.
+struct ClusterColumnShape {
+  int width;
+  int64_t tiles;
+  int blocks;
+  int rows_per_thread;
+};
+
+// Blocks per tile: the fewest whose shared memory holds the tile's dim rows (kClusterColumnRowsPerThread
+// per thread, at most kMaxClusterColumnBlocks), or more, up to that, while the tiles leave some of the
+// SMs' kColumnMinBlocks block slots idle and each block keeps a row per row of threads (4096x4096 over
+// axis 0: 8 per tile; 1024x32768: 2). A dim shorter than the rows of threads (blocks = 0) is left to
+// columns.cuh, whose tiles widen instead.
+inline ClusterColumnShape cluster_column_shape(const SoftmaxPlan &plan, int pack, int64_t sm_count) {
+  ClusterColumnShape shape = {};
+  shape.width = std::min(group_width(ceil_div(plan.inner, pack)), kClusterColumnLanes);
+  shape.tiles = plan.outer * ceil_div(plan.inner, static_cast<int64_t>(shape.width) * pack);
+  const int64_t height = kThreads / shape.width;
+  const int64_t fewest = ceil_div(plan.dim, height * kClusterColumnRowsPerThread);
+  const bool fits = plan.dim >= height && fewest <= kMaxClusterColumnBlocks &&
+                    shape.tiles * kMaxClusterColumnBlocks <= std::numeric_limits<int>::max();
+  if (!fits) return shape;
+  const int64_t filling = std::min({ceil_div(sm_count * kColumnMinBlocks, shape.tiles), kMaxClusterColumnBlocks,
+                                    plan.dim / height});
+  const int64_t rows_per_thread = ceil_div(plan.dim, std::max(fewest, filling) * height);
+  shape.rows_per_thread = static_cast<int>(rows_per_thread);
+  shape.blocks = static_cast<int>(ceil_div(plan.dim, rows_per_thread * height));  // none without rows
+  return shape;
+}
+
+template <class T>
+oprt_status_t cluster_columns_available(bool *available) {
+  return once_per_device<bool, query_hopper_code<softmax_columns_in_cluster<T>>>(
+      available, "querying the architecture of softmax's cluster column kernel");
+}
+
+template <class T>
+oprt_status_t launch_columns_in_cluster(const SoftmaxPlan &plan, const T *x, T *y, const ClusterColumnShape &shape,
+                                        oprt_stream_t stream);
+#endif
 
 // ---- The dispatcher ----
 
@@ -157,6 +203,20 @@ oprt_status_t softmax_dense(const SoftmaxPlan &plan, const T *x, T *y, void *sta
   // columns.cuh: a pack of columns per lane when every row of x and y starts aligned.
   constexpr int P = kPackSize<T>;
   const bool packed = plan.inner % P == 0 && is_aligned(x, kVectorBytes) && is_aligned(y, kVectorBytes);
+#if !defined(__MACACC__)
+  // cluster_columns.cuh: 16-byte packs of f32 or half types (f64 was not measured), a tile's dim rows fit
+  // a cluster's shared memory (cluster_column_shape), and the loaded code is sm_90's.
+  if constexpr (sizeof(ComputeType<T>) == 4) {
+    if (packed) {
+      DeviceLimits limits = {};
+      OPRT_RETURN_IF_ERROR(device_limits(&limits));
+      const ClusterColumnShape shape = cluster_column_shape(plan, P, limits.sm_count);
+      bool available = false;
+      if (shape.blocks > 0) OPRT_RETURN_IF_ERROR(cluster_columns_available<T>(&available));
+      if (available) return launch_columns_in_cluster<T>(plan, x, y, shape, stream);
+    }
+  }
+#endif
   return packed ? launch_columns<T, P>(plan, x, y, stats, stream) : launch_columns<T, 1>(plan, x, y, stats, stream);
 }
 
@@ -222,10 +282,10 @@ inline oprt_status_t launch_softmax(const SoftmaxPlan &plan, void *workspace, vo
 namespace softmax_detail {
 
 // Raises kKernel's dynamic shared memory limit to `bytes` where that and the kernel's static slots
-// exceed the default.
+// (`static_bytes`) exceed the default.
 template <auto kKernel>
-oprt_status_t allow_shared_bytes(size_t bytes) {
-  if (bytes + kStaticSharedBytes <= static_cast<size_t>(kDefaultSharedBytes)) return OPRT_STATUS_SUCCESS;
+oprt_status_t allow_shared_bytes(size_t bytes, size_t static_bytes = kStaticSharedBytes) {
+  if (bytes + static_bytes <= static_cast<size_t>(kDefaultSharedBytes)) return OPRT_STATUS_SUCCESS;
   return check(OPRT_GPU(FuncSetAttribute)(reinterpret_cast<const void *>(kKernel),
                                           OPRT_GPU(FuncAttributeMaxDynamicSharedMemorySize), static_cast<int>(bytes)),
                "raising softmax's shared memory limit");
@@ -380,6 +440,33 @@ oprt_status_t launch_columns(const SoftmaxPlan &plan, const T *x, T *y, void *st
                                                                     width, splits, chunk, plan.log);
   return check_launch("softmax_column_part_output", output_blocks, kThreads, 0);
 }
+
+#if !defined(__MACACC__)
+// A cluster of shape.blocks blocks per tile, each caching rows_per_thread packs per thread.
+template <class T>
+oprt_status_t launch_columns_in_cluster(const SoftmaxPlan &plan, const T *x, T *y, const ClusterColumnShape &shape,
+                                        oprt_stream_t stream) {
+  constexpr auto kernel = softmax_columns_in_cluster<T>;
+  const size_t shared = static_cast<size_t>(shape.rows_per_thread) * kThreads * kVectorBytes;
+  OPRT_RETURN_IF_ERROR(allow_shared_bytes<kernel>(shared, kClusterColumnStaticBytes<T>));
+  OPRT_GPU(LaunchAttribute) cluster = {};
+  cluster.id = OPRT_GPU(LaunchAttributeClusterDimension);
+  cluster.val.clusterDim.x = static_cast<unsigned>(shape.blocks);
+  cluster.val.clusterDim.y = 1;
+  cluster.val.clusterDim.z = 1;
+  OPRT_GPU(LaunchConfig_t) config = {};
+  config.gridDim = dim3(static_cast<unsigned>(shape.tiles * shape.blocks));
+  config.blockDim = dim3(kThreads);
+  config.dynamicSmemBytes = shared;
+  config.stream = to_stream(stream);
+  config.attrs = &cluster;
+  config.numAttrs = 1;
+  OPRT_RETURN_IF_ERROR(check(OPRT_GPU(LaunchKernelEx)(&config, kernel, x, y, plan.dim, plan.inner, shape.width,
+                                                      shape.rows_per_thread, plan.log),
+                             "softmax_columns_in_cluster"));
+  return check_launch("softmax_columns_in_cluster", config.gridDim, config.blockDim, shared);
+}
+#endif
 
 }  // namespace softmax_detail
 }  // namespace oprt::gpu

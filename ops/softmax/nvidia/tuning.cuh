@@ -32,6 +32,10 @@ constexpr int kColumnMinBlocks = 3;                  // blocks per SM the column
 constexpr int64_t kMinColumnPartRows = 512;          // shortest part of a split dim
 constexpr int64_t kMaxColumnSplits = 32;             // most parts of a split dim
 constexpr int64_t kMaxColumnSplitBlocks = 4096;      // most (tile, part) blocks when splitting (workspace bound)
+// cluster_columns.cuh (a non-last axis, x read once; notes: "Columns in a cluster"):
+constexpr int kClusterColumnRowsPerThread = 16;      // packs a thread caches: 64 KiB of tile per block, 3 blocks per SM
+constexpr int kClusterColumnCopyGroups = 4;          // cp.async groups per thread: the max starts on the first quarter
+constexpr int64_t kMaxClusterColumnBlocks = 8;       // most blocks per tile (a cluster): the portable maximum
 constexpr int64_t kStaticSharedBytes = 1024;         // block_reduce's slots, within the per-block limit
 
 }  // namespace oprt::gpu::softmax_detail
