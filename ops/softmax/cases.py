@@ -115,9 +115,15 @@ CASES = (
         Case(shapes=((16, 262144),), attrs=_attrs(-1, True), scale=SCALE, device_only=True),
         Case(shapes=((4, 1 << 20),), attrs=_attrs(-1, False), scale=SCALE, device_only=True, dtypes=("float32", "bfloat16")),
         Case(shapes=((8192, 8192),), attrs=_attrs(-1, False), scale=SCALE, device_only=True, dtypes=("float16",)),
-    ] + [  # few long rows: the cluster tier on NVIDIA (8 blocks per row), with special values too
+    ] + [  # few long rows, with special values too. On NVIDIA (H200), f16/bf16/f32: the grid tier (parts of
+        # 8192 in co-resident blocks) for 20x5000 and 40x4097 (a block per row), 3x300001 (odd: unpacked),
+        # 1x1048576 and 16x262144; the cluster tier (8 blocks per row) for 128x131072 (full parts) and
+        # 40x122887 (unpacked, a short last part; too many parts for the grid tier's 528 resident blocks)
         Case(shapes=(s,), attrs=_attrs(-1, log), fill=fill, scale=SCALE, device_only=True)
-        for s in ((20, 5000), (40, 4097), (128, 131072)) for log in LOGS for fill in ("normal", "specials")
+        for s in ((20, 5000), (40, 4097), (3, 300001), (128, 131072)) for log in LOGS for fill in ("normal", "specials")
+    ] + [
+        Case(shapes=(s,), attrs=_attrs(-1, log), scale=SCALE, device_only=True, dtypes=dtypes)
+        for s, dtypes in (((1, 1 << 20), testing.DTYPES), ((40, 122887), ("float32", "float16"))) for log in LOGS
     ] + [  # a non-last axis in 16-byte packs: the cluster column tier on NVIDIA (sm_90; clusters of 2, 3 and 7
         # blocks on an H200), tiles past inner's end, outer > 1, special values (dim 96 and 64 leave some
         # columns without a NaN), in place

@@ -1,6 +1,5 @@
 // Softmax tier 3, longer rows when there are enough rows to fill the SMs and a row fits in shared
-// memory: a block per row, the row cached in shared memory in its storage type. The block-cache
-// helpers here (cache_and_max, cached_exp_sum, write_normalized) also serve the cluster tier.
+// memory: a block per row, the row cached in shared memory in its storage type.
 #ifndef OPS_SOFTMAX_NVIDIA_BLOCK_SHARED_ROWS_CUH_
 #define OPS_SOFTMAX_NVIDIA_BLOCK_SHARED_ROWS_CUH_
 

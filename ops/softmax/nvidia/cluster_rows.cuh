@@ -1,16 +1,18 @@
-// Softmax tier 4, too few rows for the shared-memory tier, or rows longer than one block's shared
-// memory: a cluster of kClusterBlocks blocks per row, each caching its part of the row; the parts' max
-// and sum of exponentials are combined through distributed shared memory, so x is read once in one
-// kernel. NVIDIA only (MACA has no clusters), and Hopper (sm_90) or newer: code compiled for an older
-// architecture (an sm_80 or sm_89 cubin, compute_80 PTX) has an empty, trapping body here, and the
-// dispatcher never picks this tier where the loaded code is such (kernel.cuh: cluster_tier_available).
+// Softmax tier 5, rows too long or too many for the grid tier's resident blocks, up to kClusterBlocks
+// parts of kPartLength<T, kClusterThreads> (128 x 131072): a cluster of kClusterBlocks blocks per row,
+// each holding its part of the row in registers (RegisterPart, grid_rows.cuh); the warps' max and sum
+// of exponentials are exchanged once through distributed shared memory, so x is read once and y
+// written once, in one kernel. NVIDIA only (MACA has no clusters), and Hopper (sm_90) or newer: code
+// compiled for an older architecture (an sm_80 or sm_89 cubin, compute_80 PTX) has an empty, trapping
+// body here, and the dispatcher never picks this tier where the loaded code is such (kernel.cuh:
+// cluster_tier_available).
 #ifndef OPS_SOFTMAX_NVIDIA_CLUSTER_ROWS_CUH_
 #define OPS_SOFTMAX_NVIDIA_CLUSTER_ROWS_CUH_
 
 #include <algorithm>
 #include <cstdint>
 
-#include "block_shared_rows.cuh"
+#include "grid_rows.cuh"
 #include "ops/common/cuda_dialect/dtype.cuh"
 #include "ops/common/cuda_dialect/reduce.cuh"
 #include "row_math.cuh"
@@ -23,12 +25,12 @@
 namespace oprt::gpu::softmax_detail {
 
 #if !defined(__MACACC__)
-// Block `rank` of a row's cluster caches x[row, rank * chunk : (rank + 1) * chunk] in shared memory
-// and computes that part's max and sum of exponentials; every block then reads all the parts' stats
-// from the cluster's shared memory in rank order (so every block combines the same bits) and writes
-// its part of y. x is read from memory once, in one kernel.
-template <class T, int P, int kBlockThreads>
-__global__ void __launch_bounds__(kBlockThreads)
+// Block `rank` of a row's cluster holds x[row, rank * chunk : (rank + 1) * chunk] in registers and
+// publishes each warp's stats in its shared memory; after one cluster barrier every warp of every
+// block combines all the cluster's warp stats in the same order (so all get the same bits) and
+// writes its part of y.
+template <class T, int P>
+__global__ void __launch_bounds__(kClusterThreads, kClusterMinBlocks)
     softmax_rows_in_cluster(const T *x, T *y, int64_t cols, int64_t chunk, bool log) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
   __trap();  // no clusters before sm_90; the dispatcher does not launch this kernel there
@@ -36,25 +38,26 @@ __global__ void __launch_bounds__(kBlockThreads)
   namespace cg = cooperative_groups;
   using C = ComputeType<T>;
   using Vec = Pack<T, P>;
-  extern __shared__ __align__(kVectorBytes) unsigned char shared_bytes[];
-  __shared__ RowStats<C> part_stats;
-  Vec *cache = reinterpret_cast<Vec *>(shared_bytes);
+  constexpr unsigned kWarps = kClusterThreads / kWarpSize;
+  __shared__ RowStats<C> warp_stats[kWarps];
   const cg::cluster_group cluster = cg::this_cluster();
   const unsigned parts = cluster.num_blocks(), rank = cluster.block_rank();
   const int64_t row = blockIdx.x / parts, begin = rank * chunk;
-  const int64_t packs = std::max<int64_t>(0, std::min(chunk, cols - begin)) / P;
-  const C max = block_reduce<kBlockThreads>(
-      cache_and_max<kBlockThreads>(reinterpret_cast<const Vec *>(x + row * cols + begin), cache, packs, MaxOp{}),
-      MaxOp{});
-  const C sum = block_reduce<kBlockThreads>(cached_exp_sum<kBlockThreads>(cache, packs, max), SumOp{});
-  if (threadIdx.x == 0) part_stats = {max, sum};
-  cluster.sync();  // every part's stats are written
+  const int packs = static_cast<int>(std::max<int64_t>(0, std::min(chunk, cols - begin)) / P);
+  RegisterPart<kClusterThreads, kPartPacks<T, P>, T, P> part;
+  part.load(reinterpret_cast<const Vec *>(x + row * cols + begin), packs, log);
   const CombineStats<C> combine;
+  const RowStats<C> warp = warp_reduce(part.stats, combine);
+  if (threadIdx.x % kWarpSize == 0) warp_stats[threadIdx.x / kWarpSize] = warp;
+  cluster.sync();  // every warp's stats are written
+  // Lane l folds slots l, l + warp, ... of the cluster's parts * kWarps (in rank order), then a butterfly.
   RowStats<C> total = empty_stats<C>();
-  for (unsigned r = 0; r < parts; ++r) total = combine(total, *cluster.map_shared_rank(&part_stats, r));
+  for (unsigned slot = threadIdx.x % kWarpSize; slot < parts * kWarps; slot += kWarpSize) {
+    total = combine(total, *cluster.map_shared_rank(&warp_stats[slot % kWarps], slot / kWarps));
+  }
+  total = warp_reduce(total, combine);
   cluster.barrier_arrive();  // done reading the other blocks' stats...
-  write_normalized<kBlockThreads>(cache, reinterpret_cast<Vec *>(y + row * cols + begin), packs,
-                                  Normalizer<C>(total.max, total.sum, log));
+  part.store(reinterpret_cast<Vec *>(y + row * cols + begin), packs, total, log);
   cluster.barrier_wait();  // ...and keeps its own readable until every block has read them
 #endif
 }

@@ -9,7 +9,9 @@
 //   warp_rows.cuh            rows up to kRegisterCols: a warp (or less) per row, the row in registers
 //   block_register_rows.cuh  rows of 1024 columns up to 8 KiB: a block per row, the row in registers
 //   block_shared_rows.cuh    longer rows, enough of them to fill the SMs: a block per row in shared memory
-//   cluster_rows.cuh         few or very long rows: a cluster of blocks per row (NVIDIA, sm_90 only)
+//   grid_rows.cuh            rows too few to fill the SMs: parts of a row in co-resident blocks'
+//                            registers, a grid-wide sync between the row's stats and y (NVIDIA)
+//   cluster_rows.cuh         up to 8 parts in registers: a cluster of blocks per row (NVIDIA, sm_90 only)
 //   split_rows.cuh           otherwise: rows cut into parts, a block per part, two kernels
 //   cluster_columns.cuh      softmax over a non-last axis (inner > 1), 16-byte packs, a tile's dim rows in the
 //                            shared memory of a cluster of blocks (NVIDIA, sm_90 only): x read once
@@ -31,6 +33,7 @@
 #include "cluster_columns.cuh"
 #include "cluster_rows.cuh"
 #include "columns.cuh"
+#include "grid_rows.cuh"
 #include "ops/common/cuda_dialect/dtype.cuh"
 #include "ops/common/cuda_dialect/reduce.cuh"
 #include "ops/common/cuda_dialect/runtime_api.h"
@@ -78,8 +81,31 @@ oprt_status_t launch_rows_in_shared(const T *x, T *y, int64_t rows, int64_t cols
                                     int64_t sm_count, oprt_stream_t stream);
 #if !defined(__MACACC__)
 template <class T, int P>
+oprt_status_t launch_rows_across_grid(const T *x, T *y, int64_t rows, int64_t cols, int64_t parts, void *stats_buffer,
+                                      bool log, oprt_stream_t stream);
+template <class T, int P>
 oprt_status_t launch_rows_in_cluster(const T *x, T *y, int64_t rows, int64_t cols, int64_t chunk, bool log,
                                      oprt_stream_t stream);
+
+// Whether the current device takes cooperative launches (all blocks resident, grid-wide syncs).
+inline Error query_cooperative_launch(int device, bool *supported) {
+  int value = 0;
+  const Error error = OPRT_GPU(DeviceGetAttribute)(&value, OPRT_GPU(DevAttrCooperativeLaunch), device);
+  *supported = value != 0;
+  return error;
+}
+
+// Blocks of the grid tier's kernel the current device holds at once: its cooperative launch limit
+// (0 where the device has no cooperative launch).
+template <class T, int P>
+oprt_status_t grid_tier_resident_blocks(int64_t *blocks) {
+  bool cooperative = false;
+  OPRT_RETURN_IF_ERROR((once_per_device<bool, query_cooperative_launch>(
+      &cooperative, "querying whether the device takes cooperative launches")));
+  *blocks = 0;
+  if (!cooperative) return OPRT_STATUS_SUCCESS;
+  return full_wave_blocks<softmax_rows_across_grid<T, P>, kGridThreads>(blocks);
+}
 
 // Whether the current device runs kKernel from code compiled for sm_90 or newer (PTX version >= 90):
 // only such code has the cluster kernel's body. False for a build without sm_90 code (cuda_archs=80 or
@@ -95,7 +121,7 @@ Error query_hopper_code(int, bool *has) {
 
 template <class T, int P>
 oprt_status_t cluster_tier_available(bool *available) {
-  return once_per_device<bool, query_hopper_code<softmax_rows_in_cluster<T, P, kThreads>>>(
+  return once_per_device<bool, query_hopper_code<softmax_rows_in_cluster<T, P>>>(
       available, "querying the architecture of softmax's cluster kernel");
 }
 #endif
@@ -177,10 +203,16 @@ oprt_status_t softmax_rows(const T *x, T *y, int64_t rows, int64_t cols, void *s
                : launch_rows_in_shared<T, P, kThreads>(x, y, rows, cols, row_bytes, log, limits.sm_count, stream);
   }
 #if !defined(__MACACC__)
-  // cluster_rows.cuh: a part of the row per block of a cluster fits in shared memory, the clusters fill
-  // the SMs, and the loaded code is sm_90's. Parts are whole packs, so every part starts aligned.
+  // grid_rows.cuh: a block per part of kPartLength values (whole packs, so every part starts aligned),
+  // where the device holds all the rows' blocks at once.
+  int64_t resident = 0;
+  OPRT_RETURN_IF_ERROR((grid_tier_resident_blocks<T, P>(&resident)));
+  const int64_t parts = ceil_div(cols, kPartLength<T, kGridThreads>);
+  if (rows * parts <= resident) return launch_rows_across_grid<T, P>(x, y, rows, cols, parts, stats, log, stream);
+  // cluster_rows.cuh: a part of the row per block of a cluster fits in its registers, the clusters
+  // fill the SMs, and the loaded code is sm_90's. Parts are whole packs, so every part starts aligned.
   const int64_t chunk = ceil_div(ceil_div(cols, kClusterBlocks), P) * P;
-  if (rows * kClusterBlocks >= limits.sm_count && static_cast<size_t>(chunk) * sizeof(T) <= usable) {
+  if (rows * kClusterBlocks >= limits.sm_count && chunk <= kPartLength<T, kClusterThreads>) {
     bool available = false;
     OPRT_RETURN_IF_ERROR((cluster_tier_available<T, P>(&available)));
     if (available) return launch_rows_in_cluster<T, P>(x, y, rows, cols, chunk, log, stream);
@@ -343,13 +375,34 @@ oprt_status_t launch_rows_in_shared(const T *x, T *y, int64_t rows, int64_t cols
 }
 
 #if !defined(__MACACC__)
-// A cluster of kClusterBlocks blocks per row, each caching `chunk` elements of it.
+// rows * parts blocks, all resident (the caller checked grid_tier_resident_blocks), a cooperative launch.
+template <class T, int P>
+oprt_status_t launch_rows_across_grid(const T *x, T *y, int64_t rows, int64_t cols, int64_t parts, void *stats_buffer,
+                                      bool log, oprt_stream_t stream) {
+  using C = ComputeType<T>;
+  static_assert(kPartLength<T, kGridThreads> >= 2 * kMinPartLength,
+                "the workspace's part stats (max_row_splits: cols / kMinPartLength) hold the grid tier's parts");
+  constexpr auto kernel = softmax_rows_across_grid<T, P>;
+  OPRT_GPU(LaunchAttribute) cooperative = {};
+  cooperative.id = OPRT_GPU(LaunchAttributeCooperative);
+  cooperative.val.cooperative = 1;
+  OPRT_GPU(LaunchConfig_t) config = {};
+  config.gridDim = dim3(static_cast<unsigned>(rows * parts));
+  config.blockDim = dim3(kGridThreads);
+  config.stream = to_stream(stream);
+  config.attrs = &cooperative;
+  config.numAttrs = 1;
+  auto *stats = static_cast<RowStats<C> *>(stats_buffer);
+  OPRT_RETURN_IF_ERROR(
+      check(OPRT_GPU(LaunchKernelEx)(&config, kernel, x, y, stats, cols, parts, log), "softmax_rows_across_grid"));
+  return check_launch("softmax_rows_across_grid", config.gridDim, config.blockDim, 0);
+}
+
+// A cluster of kClusterBlocks blocks per row, each holding `chunk` elements of it.
 template <class T, int P>
 oprt_status_t launch_rows_in_cluster(const T *x, T *y, int64_t rows, int64_t cols, int64_t chunk, bool log,
                                      oprt_stream_t stream) {
-  constexpr auto kernel = softmax_rows_in_cluster<T, P, kThreads>;
-  const size_t shared = static_cast<size_t>(chunk) * sizeof(T);
-  OPRT_RETURN_IF_ERROR(allow_shared_bytes<kernel>(shared));
+  constexpr auto kernel = softmax_rows_in_cluster<T, P>;
   OPRT_GPU(LaunchAttribute) cluster = {};
   cluster.id = OPRT_GPU(LaunchAttributeClusterDimension);
   cluster.val.clusterDim.x = kClusterBlocks;
@@ -357,14 +410,13 @@ oprt_status_t launch_rows_in_cluster(const T *x, T *y, int64_t rows, int64_t col
   cluster.val.clusterDim.z = 1;
   OPRT_GPU(LaunchConfig_t) config = {};
   config.gridDim = dim3(static_cast<unsigned>(rows * kClusterBlocks));
-  config.blockDim = dim3(kThreads);
-  config.dynamicSmemBytes = shared;
+  config.blockDim = dim3(kClusterThreads);
   config.stream = to_stream(stream);
   config.attrs = &cluster;
   config.numAttrs = 1;
   OPRT_RETURN_IF_ERROR(
       check(OPRT_GPU(LaunchKernelEx)(&config, kernel, x, y, cols, chunk, log), "softmax_rows_in_cluster"));
-  return check_launch("softmax_rows_in_cluster", config.gridDim, config.blockDim, shared);
+  return check_launch("softmax_rows_in_cluster", config.gridDim, config.blockDim, 0);
 }
 #endif
 

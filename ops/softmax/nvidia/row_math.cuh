@@ -2,7 +2,9 @@
 // (max, sum of exponentials) statistics of a row or part of one, which combine in any grouping:
 //   accumulate(stats, values)  folds values in with one rescale of the sum;
 //   CombineStats{}(a, b)       merges two parts' stats (for warp/block/cluster reductions);
-//   Normalizer(max, sum, log)  turns x into y once a row's stats are known.
+//   Normalizer(max, sum, log)  turns x into y once a row's stats are known;
+//   exponentiate(values, log)  a part's stats, its values (held in registers) exponentiated once;
+//   PartNormalizer(part, row, log)  turns those into y.
 // "notes" below: bench/notes/softmax-tuning.md.
 #ifndef OPS_SOFTMAX_NVIDIA_ROW_MATH_CUH_
 #define OPS_SOFTMAX_NVIDIA_ROW_MATH_CUH_
@@ -117,6 +119,51 @@ struct Normalizer {
     const C shifted = x - max;
     return log ? shifted - factor : exponential(shifted) * factor;
   }
+};
+
+// ---- A part of a row in registers, each value exponentiated once (grid and cluster tiers) ----
+// A thread exponentiates its values against its own max before the row's is known; the row's stats
+// then rescale them: y = exp(x - thread max) * exp(thread max - row max) / row sum.
+
+// Stats of `values`, which become exp(value - their max) unless `keep_values` (log_softmax needs x
+// only). Where all are -inf the shift is 0, so they become 0 rather than exp(-inf - -inf) = NaN. A NaN
+// sum (a NaN or +inf among them) makes the max NaN, which the max itself skips (MaxSkippingNaN): these
+// stats are combined with others', where a part of NaN and -inf only would pass for an all -inf part.
+template <int kPacks, int P, class C>
+__device__ __forceinline__ RowStats<C> exponentiate(C (&values)[kPacks][P], bool keep_values) {
+  C max = negative_infinity<C>();
+#pragma unroll
+  for (int j = 0; j < kPacks; ++j) {
+#pragma unroll
+    for (int k = 0; k < P; ++k) max = MaxSkippingNaN{}(max, values[j][k]);
+  }
+  const C shift = max == negative_infinity<C>() ? C(0) : max;
+  C sum = 0;
+#pragma unroll
+  for (int j = 0; j < kPacks; ++j) {
+#pragma unroll
+    for (int k = 0; k < P; ++k) {
+      const C e = exponential(values[j][k] - shift);
+      if (!keep_values) values[j][k] = e;
+      sum += e;
+    }
+  }
+  return {sum != sum ? sum : max, sum};
+}
+
+// y from a value left by exponentiate (exp(x - part max), or x for log_softmax) once the row's stats
+// are known. The softmax factor exp(part max - row max) / row sum is 0 for an all -inf part, and 0 / 0
+// = NaN for an all -inf row, as the two-pass formula gives; log_softmax is Normalizer's.
+template <class C>
+struct PartNormalizer {
+  C max;     // the row's
+  C factor;  // exp(part max - row max) / row sum, or log(row sum) for log_softmax
+  bool log;
+  __device__ __forceinline__ PartNormalizer(const RowStats<C> &part, const RowStats<C> &row, bool log_softmax)
+      : max(row.max),
+        factor(log_softmax ? logarithm(row.sum) : rescaled_sum(RowStats<C>{part.max, C(1)}, row.max) / row.sum),
+        log(log_softmax) {}
+  __device__ __forceinline__ C operator()(C value) const { return log ? (value - max) - factor : value * factor; }
 };
 
 // Writes a 16-byte pack with one 128-bit store: assigned as a struct, NVVM split some packs into up to

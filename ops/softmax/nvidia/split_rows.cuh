@@ -1,7 +1,8 @@
-// Softmax tier 5, the fallback (very few rows, or a part still too long for the other tiers): each
-// row is cut into parts, a block per part. A first kernel computes each part's max and sum of
-// exponentials in one pass (online: the sum is rescaled whenever the max grows) into the workspace;
-// a second combines the row's parts and writes its part of y, re-reading x (mostly from L2).
+// Softmax tier 6, the fallback (rows too many for the grid tier's resident blocks and too long for
+// the cluster tier; on MetaX, which has neither, all rows the tiers before leave): each row is cut
+// into parts, a block per part. A first kernel computes each part's max and sum of exponentials in
+// one pass (online: the sum is rescaled whenever the max grows) into the workspace; a second
+// combines the row's parts and writes its part of y, re-reading x (mostly from L2).
 #ifndef OPS_SOFTMAX_NVIDIA_SPLIT_ROWS_CUH_
 #define OPS_SOFTMAX_NVIDIA_SPLIT_ROWS_CUH_
 
