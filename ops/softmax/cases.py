@@ -139,10 +139,10 @@ CASES = (
 # Benchmark shapes (softmax over the last axis). 4096x4096 in f16/bf16 (32 MB) fits the ~60 MB L2: the
 # benchmark must flush L2 (or rotate buffers) between iterations for it.
 
-# Many short rows (the warp tier holds several rows per thread group): row counts that leave a tail in every group
-# size, in place, special values.
+# Many short rows (a block of the tile tier holds 2 to 128 rows, a group of the warp tier several): row counts
+# that leave a tail in every tile and group size, rows of 1 to 65 packs, in place, special values.
 CASES += [Case(shapes=((r, n),), out=o, attrs=_attrs(-1, log), scale=SCALE)
-          for n in (16, 128, 136, 512, 520) for r in (37, 301) for o in (None, 0) for log in LOGS]
+          for n in (4, 8, 16, 128, 136, 512, 520) for r in (37, 301) for o in (None, 0) for log in LOGS]
 CASES += [Case(shapes=((301, n),), fill="specials", attrs=_attrs(-1, log), scale=SCALE) for n in (128, 512) for log in LOGS]
 
 BENCH_CASES = [BenchCase(shapes=(s,), dtype=d, attrs=(("axis", -1),))

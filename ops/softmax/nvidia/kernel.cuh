@@ -6,7 +6,10 @@
 // This file is the dispatcher (softmax_rows picks a tier by row length and count) and the launchers.
 // Each tier is one kernel in its own file; the math they share is row_math.cuh, the tuning constants
 // tuning.cuh (measurements: bench/notes/softmax-tuning.md):
-//   warp_rows.cuh            rows up to kRegisterCols: a warp (or less) per row, the row in registers
+//   tile_rows.cuh            f32 and half rows in whole packs up to kRegisterCols (half: below 1024
+//                            columns): a tile of rows per block, a group of lanes per row, in registers
+//   warp_rows.cuh            the other rows up to kRegisterCols (f64, rows not in whole 16-byte packs or
+//                            unaligned): a warp (or less) per row, the row in registers
 //   block_register_rows.cuh  rows of 1024 columns up to 8 KiB: a block per row, the row in registers
 //   block_shared_rows.cuh    longer rows, enough of them to fill the SMs: a block per row in shared memory
 //   grid_rows.cuh            rows too few to fill the SMs: parts of a row in co-resident blocks'
@@ -42,6 +45,7 @@
 #include "ops/softmax/softmax.h"
 #include "row_math.cuh"
 #include "split_rows.cuh"
+#include "tile_rows.cuh"
 #include "tuning.cuh"
 #include "warp_rows.cuh"
 
@@ -59,8 +63,9 @@ inline RegisterShape register_shape(int64_t packs) {
   return {kWarpSize, static_cast<int>(ceil_div(packs, kWarpSize))};
 }
 
-// Rows a group of the warp tier holds at once (notes: "Short rows"): loads of several rows in flight
-// before the first shuffle. On 32-lane warps one pack per lane is a row of up to 512 bytes, two up to 1 KiB.
+// Rows a group of the warp tier holds at once (notes: "Warp tier rows per group"): loads of several rows
+// in flight before the first shuffle. On 32-lane warps one pack per lane is a row of up to 512 bytes, two
+// up to 1 KiB.
 template <class T>
 constexpr int rows_per_group(int packs_per_lane) {
   if (sizeof(ComputeType<T>) == 8) return kGroupRowsOfDoubles;
@@ -69,7 +74,30 @@ constexpr int rows_per_group(int packs_per_lane) {
   return 1;
 }
 
+// The tile tier's shape for rows of up to `row_packs` packs (a power of two) of T (notes: "Short rows"):
+// a lane holds kTileLaneValues values of its row (kTileLaneValues / P packs), more where a warp of such
+// lanes would not hold the row, fewer where the row is shorter; blocks of kTileThreads threads, half
+// that where a row takes a whole warp; kTileRegistersPerPack registers per pack a lane holds.
+struct TileShape {
+  int lanes;          // per row, a power of two <= kWarpSize
+  int packs;          // per lane
+  int block_threads;
+  int min_blocks;     // per SM (__launch_bounds__)
+};
+
+template <class T>
+constexpr TileShape tile_shape(int row_packs) {
+  const int packs = std::max(row_packs / kWarpSize, std::min(kTileLaneValues / kPackSize<T>, row_packs));
+  const int lanes = row_packs / packs;
+  const int block_threads = lanes == kWarpSize ? kTileThreads / 2 : kTileThreads;
+  const int registers = kTileRegistersPerPack * packs;
+  return {lanes, packs, block_threads,
+          std::min(kMaxThreadsPerSM / block_threads, kRegistersPerSM / (registers * block_threads))};
+}
+
 // The launchers, one per tier (defined below the dispatcher).
+template <class T, int P, int kRowPacks = 1>
+oprt_status_t launch_rows_in_tiles(const T *x, T *y, int64_t rows, int64_t cols, bool log, oprt_stream_t stream);
 template <class T, int P, int kPacks = 1>
 oprt_status_t launch_rows_in_registers(const T *x, T *y, int64_t rows, int64_t cols, RegisterShape shape, bool log,
                                        oprt_stream_t stream);
@@ -180,15 +208,25 @@ oprt_status_t launch_columns_in_cluster(const SoftmaxPlan &plan, const T *x, T *
 template <class T, int P>
 oprt_status_t softmax_rows(const T *x, T *y, int64_t rows, int64_t cols, void *stats, bool log,
                            oprt_stream_t stream) {
+  // tile_rows.cuh: f32 and half rows in whole packs up to kRegisterCols; half rows of
+  // kBlockRegisterMinCols and more tie with the block-register tier and stay there.
+  if constexpr (sizeof(T) <= 4 && P > 1) {
+    if (cols <= kRegisterCols && (sizeof(T) == 4 || cols < kBlockRegisterMinCols)) {
+      return launch_rows_in_tiles<T, P>(x, y, rows, cols, log, stream);
+    }
+  }
   // block_register_rows.cuh: 1024 columns up to 8 KiB, f32 and half types (f64 was not measured there).
   if constexpr (sizeof(T) <= 4 && P > 1) {
     if (cols >= kBlockRegisterMinCols && cols * static_cast<int64_t>(sizeof(T)) <= kBlockRegisterMaxBytes) {
       return launch_rows_in_block_registers<T, P>(x, y, rows, cols, log, stream);
     }
   }
-  // warp_rows.cuh: rows up to kRegisterCols, rows_per_group(packs per lane) rows per group.
-  if (cols <= kRegisterCols) {
-    return launch_rows_in_registers<T, P>(x, y, rows, cols, register_shape(ceil_div(cols, P)), log, stream);
+  // warp_rows.cuh: the other rows up to kRegisterCols (f64; rows not in whole, aligned packs), rows_per_group
+  // (packs per lane) rows per group.
+  if constexpr (sizeof(T) == 8 || P == 1) {
+    if (cols <= kRegisterCols) {
+      return launch_rows_in_registers<T, P>(x, y, rows, cols, register_shape(ceil_div(cols, P)), log, stream);
+    }
   }
   DeviceLimits limits = {};
   OPRT_RETURN_IF_ERROR(device_limits(&limits));
@@ -321,6 +359,31 @@ oprt_status_t allow_shared_bytes(size_t bytes, size_t static_bytes = kStaticShar
   return check(OPRT_GPU(FuncSetAttribute)(reinterpret_cast<const void *>(kKernel),
                                           OPRT_GPU(FuncAttributeMaxDynamicSharedMemorySize), static_cast<int>(bytes)),
                "raising softmax's shared memory limit");
+}
+
+// Instantiates the tile kernel for the smallest power of two kRowPacks >= the row's packs, of shape
+// tile_shape<T>(kRowPacks), softmax or log_softmax; a block per tile.
+template <class T, int P, int kRowPacks>
+oprt_status_t launch_rows_in_tiles(const T *x, T *y, int64_t rows, int64_t cols, bool log, oprt_stream_t stream) {
+  if constexpr (kRowPacks * P < kRegisterCols) {
+    if (cols > kRowPacks * P) return launch_rows_in_tiles<T, P, 2 * kRowPacks>(x, y, rows, cols, log, stream);
+  }
+  constexpr TileShape shape = tile_shape<T>(kRowPacks);
+  constexpr int kBlockThreads = shape.block_threads;
+  constexpr auto softmax_kernel =
+      softmax_rows_in_tiles<T, P, shape.lanes, shape.packs, kBlockThreads, shape.min_blocks, false>;
+  constexpr auto log_kernel =
+      softmax_rows_in_tiles<T, P, shape.lanes, shape.packs, kBlockThreads, shape.min_blocks, true>;
+  // A block per tile: along x up to the grid's limit, then along y.
+  const int64_t tiles = ceil_div(rows, kBlockThreads / shape.lanes);
+  const dim3 blocks(static_cast<unsigned>(std::min(tiles, kMaxGridBlocks)),
+                    static_cast<unsigned>(ceil_div(tiles, kMaxGridBlocks)));
+  if (log) {
+    log_kernel<<<blocks, kBlockThreads, 0, to_stream(stream)>>>(x, y, rows, cols);
+  } else {
+    softmax_kernel<<<blocks, kBlockThreads, 0, to_stream(stream)>>>(x, y, rows, cols);
+  }
+  return check_launch("softmax_rows_in_tiles", blocks, kBlockThreads, 0);
 }
 
 // Instantiates the register kernel for the smallest supported pack count >= shape.packs_per_lane:

@@ -1,8 +1,10 @@
-// Softmax tier 1, rows up to kRegisterCols: a group of up to one warp per row, the row held in
-// registers (kPacks packs per lane, instantiated per pack count): one read and one write per element.
-// A group holds kRows rows at once (rows_per_group in kernel.cuh), so short rows keep several loads
-// in flight per lane.
-// softmax_row_in_registers is also the body of the block-register tier (block_register_rows.cuh).
+// Softmax tier 1b, the rows up to kRegisterCols that the tile tier (tile_rows.cuh) does not take: f64,
+// and rows not in whole, aligned 16-byte packs (moved one element at a time). A group of up to one warp
+// per row, the row held in registers (kPacks packs per lane, instantiated per pack count): one read and
+// one write per element. A group holds kRows rows at once (rows_per_group in kernel.cuh), so short rows
+// keep several loads in flight per lane.
+// softmax_row_in_registers is also the body of the tile tier and of the block-register tier
+// (block_register_rows.cuh).
 #ifndef OPS_SOFTMAX_NVIDIA_WARP_ROWS_CUH_
 #define OPS_SOFTMAX_NVIDIA_WARP_ROWS_CUH_
 
@@ -53,10 +55,11 @@ __device__ __forceinline__ void reduce_rows(C (&values)[kRows], Op op, GroupRedu
 
 // Softmax of kRows rows of `packs` packs each, held in registers by `lanes` cooperating threads: row r
 // starts at in + r * row_stride (packs), and this thread (`lane`) holds its packs lane, lane + lanes, ...
-// (kPacks of P values), so the group's loads are contiguous. No load waits on a shuffle, so the loads
-// of all kRows rows are in flight together; the rows' max and sum are then reduced together
-// (bench/notes/softmax-tuning.md, "Short rows"). Packs past the row end read as -inf, adding
-// exp(-inf - max) = 0 to the sum (an all -inf row is NaN anyway), and are not written. Only the first
+// (kPacks of P values), so the group's loads are contiguous. Every load is issued before any value is
+// used (the max reads them only once all are loaded), so the loads of all kRows rows are in flight
+// together; the rows' max and sum are then reduced together (bench/notes/softmax-tuning.md, "Short
+// rows"). Packs past the row end read as -inf, adding exp(-inf - max) = 0 to the sum (an all -inf row
+// is NaN anyway), and are not written. Only the first
 // `valid_rows` rows exist; the others (past the last row, kept for the group's shuffles) compute along
 // and store nothing. `reduce(value, op)` combines a value over the group.
 template <int kRows, int kPacks, class T, int P, class GroupReduce>
@@ -76,12 +79,18 @@ __device__ __forceinline__ void softmax_rows_in_registers_of_group(const Pack<T,
       const int64_t i = static_cast<int64_t>(j) * lanes + lane;
       if (r < valid_rows && i < packs) {
         unpack(in[r * row_stride + i], v[r][j]);
-#pragma unroll
-        for (int k = 0; k < P; ++k) max[r] = MaxSkippingNaN{}(max[r], v[r][j][k]);
       } else {
 #pragma unroll
         for (int k = 0; k < P; ++k) v[r][j][k] = negative_infinity<C>();
       }
+    }
+  }
+#pragma unroll
+  for (int r = 0; r < kRows; ++r) {
+#pragma unroll
+    for (int j = 0; j < kPacks; ++j) {
+#pragma unroll
+      for (int k = 0; k < P; ++k) max[r] = MaxSkippingNaN{}(max[r], v[r][j][k]);
     }
   }
   reduce_rows(max, MaxSkippingNaN{}, reduce);
