@@ -118,6 +118,13 @@ CASES = (
     ] + [  # few long rows: the cluster tier on NVIDIA (8 blocks per row), with special values too
         Case(shapes=(s,), attrs=_attrs(-1, log), fill=fill, scale=SCALE, device_only=True)
         for s in ((20, 5000), (40, 4097), (128, 131072)) for log in LOGS for fill in ("normal", "specials")
+    ] + [  # rows of 8-32 KiB that fill the SMs (133 > the H200's 132): the block-register tier's long rows,
+        # 6144 columns in 512 threads (a quarter of them past the row end), 16384 half columns in 1024
+        Case(shapes=((133, 6144),), attrs=_attrs(-1, log), fill=fill, scale=SCALE, device_only=True,
+             dtypes=("float16", "bfloat16", "float32"))
+        for log, fill in ((False, "normal"), (True, "normal"), (False, "specials"))
+    ] + [
+        Case(shapes=((133, 16384),), attrs=_attrs(-1, False), scale=SCALE, device_only=True, dtypes=("float16",)),
     ]
 )
 

@@ -7,7 +7,8 @@
 // Each tier is one kernel in its own file; the math they share is row_math.cuh, the tuning constants
 // tuning.cuh (measurements: bench/notes/softmax-tuning.md):
 //   warp_rows.cuh            rows up to kRegisterCols: a warp (or less) per row, the row in registers
-//   block_register_rows.cuh  rows of 1024 columns up to 8 KiB: a block per row, the row in registers
+//   block_register_rows.cuh  rows of 1024 columns up to 8 KiB, or 32 KiB where the rows fill the SMs: a
+//                            block per row, the row in registers
 //   block_shared_rows.cuh    longer rows, enough of them to fill the SMs: a block per row in shared memory
 //   cluster_rows.cuh         few or very long rows: a cluster of blocks per row (NVIDIA, sm_90 only)
 //   split_rows.cuh           otherwise: rows cut into parts, a block per part, two kernels
@@ -108,9 +109,11 @@ oprt_status_t launch_columns(const SoftmaxPlan &plan, const T *x, T *y, void *st
 template <class T, int P>
 oprt_status_t softmax_rows(const T *x, T *y, int64_t rows, int64_t cols, void *stats, bool log,
                            oprt_stream_t stream) {
-  // block_register_rows.cuh: 1024 columns up to 8 KiB, f32 and half types (f64 was not measured there).
+  // block_register_rows.cuh: 1024 columns up to 8 KiB at any row count (longer rows below), f32 and half
+  // types (f64 was not measured there).
   if constexpr (sizeof(T) <= 4 && P > 1) {
-    if (cols >= kBlockRegisterMinCols && cols * static_cast<int64_t>(sizeof(T)) <= kBlockRegisterMaxBytes) {
+    if (cols >= kBlockRegisterMinCols &&
+        cols * static_cast<int64_t>(sizeof(T)) <= kBlockRegisterFewRowsBytes) {
       return launch_rows_in_block_registers<T, P>(x, y, rows, cols, log, stream);
     }
   }
@@ -123,6 +126,12 @@ oprt_status_t softmax_rows(const T *x, T *y, int64_t rows, int64_t cols, void *s
   // Dynamic shared memory a block may take, next to its static slots (block_reduce's, the stats').
   const size_t usable = static_cast<size_t>(limits.max_shared_bytes_per_block - kStaticSharedBytes);
   const size_t row_bytes = static_cast<size_t>(cols) * sizeof(T);
+  // block_register_rows.cuh: rows up to 32 KiB when they fill the SMs (fewer go to the cluster tier).
+  if constexpr (sizeof(T) <= 4 && P > 1) {
+    if (rows >= limits.sm_count && row_bytes <= static_cast<size_t>(kBlockRegisterMaxBytes)) {
+      return launch_rows_in_block_registers<T, P>(x, y, rows, cols, log, stream);
+    }
+  }
   // block_shared_rows.cuh: a row fits in one block's shared memory and the rows fill the SMs.
   if (rows >= limits.sm_count && row_bytes <= usable) {
     return row_bytes <= kShortRowBytes
@@ -253,20 +262,20 @@ oprt_status_t launch_rows_in_registers(const T *x, T *y, int64_t rows, int64_t c
   return check_launch("softmax_rows_in_registers", blocks, kThreads, 0);
 }
 
-// A block per row with kBlockRowPacks packs per thread: the fewest threads (a power of two, at least
+// A block per row with kBlockRowPacks<P> packs per thread: the fewest threads (a power of two, at least
 // kBlockRegisterMinThreads) that hold the row.
 template <class T, int P, int kBlockThreads>
 oprt_status_t launch_rows_in_block_registers(const T *x, T *y, int64_t rows, int64_t cols, bool log,
                                              oprt_stream_t stream) {
-  if constexpr (kBlockThreads * kBlockRowPacks * P * sizeof(T) < kBlockRegisterMaxBytes) {
-    if (ceil_div(cols / P, kBlockRowPacks) > kBlockThreads) {
+  if constexpr (kBlockThreads * kBlockRowValues * sizeof(T) < kBlockRegisterMaxBytes) {
+    if (ceil_div(cols / P, kBlockRowPacks<P>) > kBlockThreads) {
       return launch_rows_in_block_registers<T, P, 2 * kBlockThreads>(x, y, rows, cols, log, stream);
     }
   }
   constexpr auto kernel = softmax_rows_in_block_registers<T, P, kBlockThreads>;
   int64_t wave = 0;
   OPRT_RETURN_IF_ERROR((full_wave_blocks<kernel, kBlockThreads>(&wave)));
-  const unsigned blocks = grid_for(rows, wave);
+  const unsigned blocks = static_cast<unsigned>(std::min(rows, kBlockRegisterWaves * wave));
   kernel<<<blocks, kBlockThreads, 0, to_stream(stream)>>>(x, y, rows, cols, log);
   return check_launch("softmax_rows_in_block_registers", blocks, kBlockThreads, 0);
 }
