@@ -10,7 +10,8 @@
 //                            columns): a tile of rows per block, a group of lanes per row, in registers
 //   warp_rows.cuh            the other rows up to kRegisterCols (f64, rows not in whole 16-byte packs or
 //                            unaligned): a warp (or less) per row, the row in registers
-//   block_register_rows.cuh  rows of 1024 columns up to 8 KiB: a block per row, the row in registers
+//   block_register_rows.cuh  rows of 1024 columns up to 8 KiB, or 32 KiB where the rows fill the SMs: a
+//                            block per row, the row in registers
 //   block_shared_rows.cuh    longer rows, enough of them to fill the SMs: a block per row in shared memory
 //   grid_rows.cuh            rows too few to fill the SMs: parts of a row in co-resident blocks'
 //                            registers, a grid-wide sync between the row's stats and y (NVIDIA)
@@ -215,9 +216,11 @@ oprt_status_t softmax_rows(const T *x, T *y, int64_t rows, int64_t cols, void *s
       return launch_rows_in_tiles<T, P>(x, y, rows, cols, log, stream);
     }
   }
-  // block_register_rows.cuh: 1024 columns up to 8 KiB, f32 and half types (f64 was not measured there).
+  // block_register_rows.cuh: 1024 columns up to 8 KiB at any row count (longer rows below), f32 and half
+  // types (f64 was not measured there).
   if constexpr (sizeof(T) <= 4 && P > 1) {
-    if (cols >= kBlockRegisterMinCols && cols * static_cast<int64_t>(sizeof(T)) <= kBlockRegisterMaxBytes) {
+    if (cols >= kBlockRegisterMinCols &&
+        cols * static_cast<int64_t>(sizeof(T)) <= kBlockRegisterFewRowsBytes) {
       return launch_rows_in_block_registers<T, P>(x, y, rows, cols, log, stream);
     }
   }
@@ -233,6 +236,12 @@ oprt_status_t softmax_rows(const T *x, T *y, int64_t rows, int64_t cols, void *s
   // Dynamic shared memory a block may take, next to its static slots (block_reduce's, the stats').
   const size_t usable = static_cast<size_t>(limits.max_shared_bytes_per_block - kStaticSharedBytes);
   const size_t row_bytes = static_cast<size_t>(cols) * sizeof(T);
+  // block_register_rows.cuh: rows up to 32 KiB when they fill the SMs (fewer go to the cluster tier).
+  if constexpr (sizeof(T) <= 4 && P > 1) {
+    if (rows >= limits.sm_count && row_bytes <= static_cast<size_t>(kBlockRegisterMaxBytes)) {
+      return launch_rows_in_block_registers<T, P>(x, y, rows, cols, log, stream);
+    }
+  }
   // block_shared_rows.cuh: a row fits in one block's shared memory and the rows fill the SMs.
   if (rows >= limits.sm_count && row_bytes <= usable) {
     return row_bytes <= kShortRowBytes
@@ -408,20 +417,20 @@ oprt_status_t launch_rows_in_registers(const T *x, T *y, int64_t rows, int64_t c
   return check_launch("softmax_rows_in_registers", blocks, kThreads, 0);
 }
 
-// A block per row with kBlockRowPacks packs per thread: the fewest threads (a power of two, at least
+// A block per row with kBlockRowPacks<P> packs per thread: the fewest threads (a power of two, at least
 // kBlockRegisterMinThreads) that hold the row.
 template <class T, int P, int kBlockThreads>
 oprt_status_t launch_rows_in_block_registers(const T *x, T *y, int64_t rows, int64_t cols, bool log,
                                              oprt_stream_t stream) {
-  if constexpr (kBlockThreads * kBlockRowPacks * P * sizeof(T) < kBlockRegisterMaxBytes) {
-    if (ceil_div(cols / P, kBlockRowPacks) > kBlockThreads) {
+  if constexpr (kBlockThreads * kBlockRowValues * sizeof(T) < kBlockRegisterMaxBytes) {
+    if (ceil_div(cols / P, kBlockRowPacks<P>) > kBlockThreads) {
       return launch_rows_in_block_registers<T, P, 2 * kBlockThreads>(x, y, rows, cols, log, stream);
     }
   }
   constexpr auto kernel = softmax_rows_in_block_registers<T, P, kBlockThreads>;
   int64_t wave = 0;
   OPRT_RETURN_IF_ERROR((full_wave_blocks<kernel, kBlockThreads>(&wave)));
-  const unsigned blocks = grid_for(rows, wave);
+  const unsigned blocks = static_cast<unsigned>(std::min(rows, kBlockRegisterWaves * wave));
   kernel<<<blocks, kBlockThreads, 0, to_stream(stream)>>>(x, y, rows, cols, log);
   return check_launch("softmax_rows_in_block_registers", blocks, kBlockThreads, 0);
 }

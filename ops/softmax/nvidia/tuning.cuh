@@ -29,10 +29,12 @@ constexpr int kTileRegistersPerPack = 16;            // tile tier: register cap 
 constexpr int kGroupRowsOfOnePack = 4;               // warp tier, rows of 1 pack per lane: 4 loads in flight (notes: "Warp tier rows")
 constexpr int kGroupRowsOfTwoPacks = 2;              // warp tier, rows of 2 packs per lane: 4 loads in flight (notes: "Warp tier rows")
 constexpr int kGroupRowsOfDoubles = 1;               // warp tier, f64: 2 rows spilled, 4 took 108 registers (notes: "Warp tier rows")
-constexpr int kBlockRowPacks = 2;                    // packs per thread, block-register tier (notes)
+constexpr int kBlockRowValues = 16;                  // block-register tier: values per thread, 2 packs of half, 4 of f32 (notes)
 constexpr int64_t kBlockRegisterMinCols = 1024;      // block-register tier's row range (notes)
-constexpr int64_t kBlockRegisterMaxBytes = 8 * 1024; // (notes: "Rows in a block's registers")
+constexpr int64_t kBlockRegisterMaxBytes = 32 * 1024;  // (notes: "Rows in a block's registers")
+constexpr int64_t kBlockRegisterFewRowsBytes = 8 * 1024;  // longest row it takes where the rows do not fill the SMs
 constexpr int kBlockRegisterMinThreads = 64;         // smallest block of the block-register tier
+constexpr int64_t kBlockRegisterWaves = 32;          // its grid: a block per row up to 32 waves, then blocks loop (notes)
 constexpr int64_t kMinPartLength = 2048;             // shortest part of a split row
 constexpr int64_t kDefaultSharedBytes = 48 * 1024;   // above this a kernel must opt in
 // columns.cuh (softmax over a non-last axis; notes: "Columns"):
