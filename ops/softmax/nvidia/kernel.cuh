@@ -236,9 +236,11 @@ oprt_status_t softmax_rows(const T *x, T *y, int64_t rows, int64_t cols, void *s
   // Dynamic shared memory a block may take, next to its static slots (block_reduce's, the stats').
   const size_t usable = static_cast<size_t>(limits.max_shared_bytes_per_block - kStaticSharedBytes);
   const size_t row_bytes = static_cast<size_t>(cols) * sizeof(T);
-  // block_register_rows.cuh: rows up to 32 KiB when they fill the SMs (fewer go to the cluster tier).
+  // block_register_rows.cuh: rows of kBlockRegisterLongMinCols columns up to 32 KiB when they fill the SMs
+  // (fewer go to the cluster tier).
   if constexpr (sizeof(T) <= 4 && P > 1) {
-    if (rows >= limits.sm_count && row_bytes <= static_cast<size_t>(kBlockRegisterMaxBytes)) {
+    if (rows >= limits.sm_count && cols >= kBlockRegisterLongMinCols &&
+        row_bytes <= static_cast<size_t>(kBlockRegisterMaxBytes)) {
       return launch_rows_in_block_registers<T, P>(x, y, rows, cols, log, stream);
     }
   }

@@ -33,6 +33,7 @@ constexpr int kBlockRowValues = 16;                  // block-register tier: val
 constexpr int64_t kBlockRegisterMinCols = 1024;      // block-register tier's row range (notes)
 constexpr int64_t kBlockRegisterMaxBytes = 32 * 1024;  // (notes: "Rows in a block's registers")
 constexpr int64_t kBlockRegisterFewRowsBytes = 8 * 1024;  // longest row it takes where the rows do not fill the SMs
+constexpr int64_t kBlockRegisterLongMinCols = 8192;  // shortest row past 8 KiB it takes: f32 4096 was slower (notes)
 constexpr int kBlockRegisterMinThreads = 64;         // smallest block of the block-register tier
 constexpr int64_t kBlockRegisterWaves = 32;          // its grid: a block per row up to 32 waves, then blocks loop (notes)
 constexpr int64_t kMinPartLength = 2048;             // shortest part of a split row
