@@ -29,9 +29,10 @@ namespace oprt::gpu::softmax_detail {
 // publishes each warp's stats in its shared memory; after one cluster barrier every warp of every
 // block combines all the cluster's warp stats in the same order (so all get the same bits) and
 // writes its part of y.
-template <class T, int P>
+// kLog: log_softmax (a template parameter, as in grid_rows.cuh).
+template <class T, int P, bool kLog = false>
 __global__ void __launch_bounds__(kClusterThreads, kClusterMinBlocks)
-    softmax_rows_in_cluster(const T *x, T *y, int64_t cols, int64_t chunk, bool log) {
+    softmax_rows_in_cluster(const T *x, T *y, int64_t cols, int64_t chunk) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
   __trap();  // no clusters before sm_90; the dispatcher does not launch this kernel there
 #else
@@ -45,7 +46,7 @@ __global__ void __launch_bounds__(kClusterThreads, kClusterMinBlocks)
   const int64_t row = blockIdx.x / parts, begin = rank * chunk;
   const int packs = static_cast<int>(std::max<int64_t>(0, std::min(chunk, cols - begin)) / P);
   RegisterPart<kClusterThreads, kPartPacks<T, P>, T, P> part;
-  part.load(reinterpret_cast<const Vec *>(x + row * cols + begin), packs, log);
+  part.load(reinterpret_cast<const Vec *>(x + row * cols + begin), packs, kLog);
   const CombineStats<C> combine;
   const RowStats<C> warp = warp_reduce(part.stats, combine);
   if (threadIdx.x % kWarpSize == 0) warp_stats[threadIdx.x / kWarpSize] = warp;
@@ -57,7 +58,7 @@ __global__ void __launch_bounds__(kClusterThreads, kClusterMinBlocks)
   }
   total = warp_reduce(total, combine);
   cluster.barrier_arrive();  // done reading the other blocks' stats...
-  part.store(reinterpret_cast<Vec *>(y + row * cols + begin), packs, total, log);
+  part.store(reinterpret_cast<Vec *>(y + row * cols + begin), packs, total, kLog);
   cluster.barrier_wait();  // ...and keeps its own readable until every block has read them
 #endif
 }

@@ -80,17 +80,18 @@ struct RegisterPart {
 #if !defined(__MACACC__)
 // Block b holds part b % parts of row b / parts (parts of kPartLength values, the last one shorter);
 // part_stats (the workspace) takes one RowStats per block. Launched cooperatively, rows * parts blocks.
-template <class T, int P>
+// kLog: log_softmax, a template parameter so that each value's normalization is one instruction, not both
+// forms and a select.
+template <class T, int P, bool kLog = false>
 __global__ void __launch_bounds__(kGridThreads, kGridMinBlocks)
-    softmax_rows_across_grid(const T *x, T *y, RowStats<ComputeType<T>> *part_stats, int64_t cols, int64_t parts,
-                             bool log) {
+    softmax_rows_across_grid(const T *x, T *y, RowStats<ComputeType<T>> *part_stats, int64_t cols, int64_t parts) {
   using C = ComputeType<T>;
   using Vec = Pack<T, P>;
   constexpr int64_t kLength = kPartLength<T, kGridThreads>;
   const int64_t row = blockIdx.x / parts, begin = blockIdx.x % parts * kLength;
   const int packs = static_cast<int>(std::min(kLength, cols - begin) / P);
   RegisterPart<kGridThreads, kPartPacks<T, P>, T, P> part;
-  part.load(reinterpret_cast<const Vec *>(x + row * cols + begin), packs, log);
+  part.load(reinterpret_cast<const Vec *>(x + row * cols + begin), packs, kLog);
   const CombineStats<C> combine;
   const RowStats<C> block_stats = block_reduce<kGridThreads>(part.stats, combine);
   if (threadIdx.x == 0) part_stats[blockIdx.x] = block_stats;
@@ -101,7 +102,7 @@ __global__ void __launch_bounds__(kGridThreads, kGridMinBlocks)
   for (int64_t p = threadIdx.x % kWarpSize; p < parts; p += kWarpSize) {
     total = combine(total, part_stats[row * parts + p]);
   }
-  part.store(reinterpret_cast<Vec *>(y + row * cols + begin), packs, warp_reduce(total, combine), log);
+  part.store(reinterpret_cast<Vec *>(y + row * cols + begin), packs, warp_reduce(total, combine), kLog);
 }
 #endif
 

@@ -456,7 +456,7 @@ oprt_status_t launch_rows_across_grid(const T *x, T *y, int64_t rows, int64_t co
   using C = ComputeType<T>;
   static_assert(kPartLength<T, kGridThreads> >= 2 * kMinPartLength,
                 "the workspace's part stats (max_row_splits: cols / kMinPartLength) hold the grid tier's parts");
-  constexpr auto kernel = softmax_rows_across_grid<T, P>;
+  const auto kernel = log ? softmax_rows_across_grid<T, P, true> : softmax_rows_across_grid<T, P, false>;
   OPRT_GPU(LaunchAttribute) cooperative = {};
   cooperative.id = OPRT_GPU(LaunchAttributeCooperative);
   cooperative.val.cooperative = 1;
@@ -468,7 +468,7 @@ oprt_status_t launch_rows_across_grid(const T *x, T *y, int64_t rows, int64_t co
   config.numAttrs = 1;
   auto *stats = static_cast<RowStats<C> *>(stats_buffer);
   OPRT_RETURN_IF_ERROR(
-      check(OPRT_GPU(LaunchKernelEx)(&config, kernel, x, y, stats, cols, parts, log), "softmax_rows_across_grid"));
+      check(OPRT_GPU(LaunchKernelEx)(&config, kernel, x, y, stats, cols, parts), "softmax_rows_across_grid"));
   return check_launch("softmax_rows_across_grid", config.gridDim, config.blockDim, 0);
 }
 
@@ -476,7 +476,7 @@ oprt_status_t launch_rows_across_grid(const T *x, T *y, int64_t rows, int64_t co
 template <class T, int P>
 oprt_status_t launch_rows_in_cluster(const T *x, T *y, int64_t rows, int64_t cols, int64_t chunk, bool log,
                                      oprt_stream_t stream) {
-  constexpr auto kernel = softmax_rows_in_cluster<T, P>;
+  const auto kernel = log ? softmax_rows_in_cluster<T, P, true> : softmax_rows_in_cluster<T, P, false>;
   OPRT_GPU(LaunchAttribute) cluster = {};
   cluster.id = OPRT_GPU(LaunchAttributeClusterDimension);
   cluster.val.clusterDim.x = kClusterBlocks;
@@ -489,7 +489,7 @@ oprt_status_t launch_rows_in_cluster(const T *x, T *y, int64_t rows, int64_t col
   config.attrs = &cluster;
   config.numAttrs = 1;
   OPRT_RETURN_IF_ERROR(
-      check(OPRT_GPU(LaunchKernelEx)(&config, kernel, x, y, cols, chunk, log), "softmax_rows_in_cluster"));
+      check(OPRT_GPU(LaunchKernelEx)(&config, kernel, x, y, cols, chunk), "softmax_rows_in_cluster"));
   return check_launch("softmax_rows_in_cluster", config.gridDim, config.blockDim, 0);
 }
 #endif

@@ -131,24 +131,30 @@ struct Normalizer {
 // stats are combined with others', where a part of NaN and -inf only would pass for an all -inf part.
 template <int kPacks, int P, class C>
 __device__ __forceinline__ RowStats<C> exponentiate(C (&values)[kPacks][P], bool keep_values) {
-  C max = negative_infinity<C>();
+  // Four running maxima and sums (value i goes to chain i % 4): a single chain of 32 dependent
+  // max / add instructions per thread left the grid and cluster tiers latency-bound (notes: "Few long rows").
+  constexpr int kChains = 4;
+  C max[kChains], sum[kChains];
+#pragma unroll
+  for (int c = 0; c < kChains; ++c) max[c] = negative_infinity<C>(), sum[c] = C(0);
 #pragma unroll
   for (int j = 0; j < kPacks; ++j) {
 #pragma unroll
-    for (int k = 0; k < P; ++k) max = MaxSkippingNaN{}(max, values[j][k]);
+    for (int k = 0; k < P; ++k) max[(j * P + k) % kChains] = MaxSkippingNaN{}(max[(j * P + k) % kChains], values[j][k]);
   }
-  const C shift = max == negative_infinity<C>() ? C(0) : max;
-  C sum = 0;
+  const C row_max = MaxSkippingNaN{}(MaxSkippingNaN{}(max[0], max[1]), MaxSkippingNaN{}(max[2], max[3]));
+  const C shift = row_max == negative_infinity<C>() ? C(0) : row_max;
 #pragma unroll
   for (int j = 0; j < kPacks; ++j) {
 #pragma unroll
     for (int k = 0; k < P; ++k) {
       const C e = exponential(values[j][k] - shift);
       if (!keep_values) values[j][k] = e;
-      sum += e;
+      sum[(j * P + k) % kChains] += e;
     }
   }
-  return {sum != sum ? sum : max, sum};
+  const C total = (sum[0] + sum[1]) + (sum[2] + sum[3]);
+  return {total != total ? total : row_max, total};
 }
 
 // y from a value left by exponentiate (exp(x - part max), or x for log_softmax) once the row's stats
