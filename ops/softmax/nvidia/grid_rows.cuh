@@ -49,7 +49,7 @@ struct RegisterPart {
     Pack<T, P> loaded[kPacks];
 #pragma unroll
     for (int j = 0; j < kPacks; ++j) {
-      if (index(j) < packs) loaded[j] = in[index(j)];
+      if (index(j) < packs) loaded[j] = load_pack_once(in + index(j));
     }
 #pragma unroll
     for (int j = 0; j < kPacks; ++j) {
@@ -71,7 +71,7 @@ struct RegisterPart {
       if (index(j) < packs) {
 #pragma unroll
         for (int k = 0; k < P; ++k) values[j][k] = normalize(values[j][k]);
-        store_pack(out + index(j), pack<T>(values[j]));
+        store_pack_once(out + index(j), pack<T>(values[j]));
       }
     }
   }

@@ -203,6 +203,36 @@ __device__ __forceinline__ void store_pack_streaming(Pack<T, P> *destination, co
 }
 #endif
 
+// A pack read once and a pack written once, with the streaming hints on NVIDIA where the pack is 16 bytes
+// (ld.global.cs / st.global.cs: evicted first from L1 and L2, so x and y do not displace each other; the
+// lab's long-row kernels used them); plain accesses otherwise.
+template <class T, int P>
+__device__ __forceinline__ Pack<T, P> load_pack_once(const Pack<T, P> *source) {
+#if !defined(__MACACC__)
+  if constexpr (sizeof(Pack<T, P>) == 16) {
+    uint32_t words[4];
+    asm volatile("ld.global.cs.v4.b32 {%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(words[0]), "=r"(words[1]), "=r"(words[2]), "=r"(words[3])
+                 : "l"(source));
+    Pack<T, P> value;
+    memcpy(&value, words, sizeof(value));
+    return value;
+  }
+#endif
+  return *source;
+}
+
+template <class T, int P>
+__device__ __forceinline__ void store_pack_once(Pack<T, P> *destination, const Pack<T, P> &value) {
+#if !defined(__MACACC__)
+  if constexpr (sizeof(Pack<T, P>) == 16) {
+    store_pack_streaming(destination, value);
+    return;
+  }
+#endif
+  store_pack(destination, value);
+}
+
 }  // namespace oprt::gpu::softmax_detail
 
 #endif  // OPS_SOFTMAX_NVIDIA_ROW_MATH_CUH_
