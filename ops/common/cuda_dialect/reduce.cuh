@@ -180,6 +180,26 @@ __device__ __forceinline__ void for_each_pack(const Vec *in, int64_t start, int6
   }
 }
 
+// Runs items 0 .. count - 1 through two stages, fetch(buffer, i) (issue item i's loads into a buffer)
+// then use(buffer, i), in increasing order, fetching item i + 1 before using item i: the next item's
+// loads are in flight while the current one is used, across whatever use does (a shuffle, a store).
+// Two buffers take the items in turn (the loop is unrolled by two) rather than one being copied into
+// the other, as such a copy would wait for its loads to land.
+template <class Buffer, class Index, class Fetch, class Use>
+__device__ __forceinline__ void pipelined(Index count, Fetch fetch, Use use) {
+  if (count <= 0) return;
+  Buffer even, odd;
+  fetch(even, Index(0));
+  for (Index i = 0, left = count;;) {  // left: items not yet used
+    if (left > 1) fetch(odd, i + 1);
+    use(even, i++);
+    if (--left == 0) break;
+    if (left > 1) fetch(even, i + 1);
+    use(odd, i++);
+    if (--left == 0) break;
+  }
+}
+
 // ---- Host helpers sizing reduction launches ----
 
 inline int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
@@ -194,6 +214,15 @@ inline int group_width(int64_t n) {
 // Grid of a grid-stride kernel with `tasks` block-sized tasks: at most a few waves, so blocks stay
 // busy without millions of tiny blocks.
 inline unsigned grid_for(int64_t tasks, int64_t wave) { return static_cast<unsigned>(std::min(tasks, 8 * wave)); }
+
+// Grid of a grid-stride kernel with `tasks` block-sized tasks over at most `wave` blocks, every block
+// taking the same number of tasks (the last ones one fewer at most): no block runs a pass the others
+// do not.
+inline unsigned balanced_grid(int64_t tasks, int64_t wave) {
+  if (tasks <= wave) return static_cast<unsigned>(tasks);
+  const int64_t passes = ceil_div(tasks, wave);
+  return static_cast<unsigned>(ceil_div(tasks, passes));
+}
 
 // Parts to split each of `tasks` tasks into so that about one wave of blocks is busy (1: do not
 // split); tasks that already fill half a wave are not split.

@@ -12,18 +12,28 @@
 //     interleaved parts, one block each (up to kSplitWaves waves of blocks, each thread with at least
 //     kSplitMinPacks packs), whose sums land in the workspace as [outer, splits] and are then summed
 //     as rows again.
+//     Streamed tiers replace two of these where every row starts 16-byte aligned and is whole packs
+//     (f32 and half types): short rows that one wave of groups takes in at most kStreamGroupMaxPasses
+//     rows per group, and rows of at least kThreads * kStreamUnroll packs, a block each. A thread of
+//     these loads its next kStreamUnroll packs, of the same row or of its next one, before it sums the
+//     current ones.
 //   - inner > 1 sums columns: threads run along inner (coalesced, one pack of columns each) and a
 //     block's rows of threads split the reduced axis, combined through shared memory. Too few
 //     columns to fill the device split the reduced axis across blocks as well, through workspace
 //     partials [outer, splits, inner] summed as columns again.
 // A non-dense plan is gathered (a strided copy) into the workspace as [kept dims..., reduced dims...],
 // summed as rows, and scattered into y through y's strides when y is not contiguous.
+// The rows or columns being summed are loaded with an L2 evict-first hint (EvictFirstLoad) when they
+// are at most kEvictFirstMaxBytes, else plainly; the split sums' partials, plainly.
 #ifndef OPS_REDUCE_SUM_NVIDIA_KERNEL_CUH_
 #define OPS_REDUCE_SUM_NVIDIA_KERNEL_CUH_
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
+#include <type_traits>
 
+#include "ops/common/cuda_dialect/cache_policy.cuh"
 #include "ops/common/cuda_dialect/dtype.cuh"
 #include "ops/common/cuda_dialect/reduce.cuh"
 #include "ops/common/cuda_dialect/runtime_api.h"
@@ -36,7 +46,7 @@ namespace reduce_sum_detail {
 
 // Tuning constants. The measurements behind them, and which value restores the earlier dispatch, are in
 // bench/notes/reduce-sum-tuning.md; each line below names its section there.
-constexpr int kThreads = 256;              // threads of every block, except the block-per-row tier's
+constexpr int kThreads = 256;              // threads of every block, except those of sum_rows_by_block per row
 constexpr int kShortUnroll = 4;            // "Packs in flight": rows of fewer than kWarpSize * kLongUnroll packs
 constexpr int kLongUnroll = 8;             // "Packs in flight": longer rows and split rows
 constexpr int kColumnUnroll = 4;           // rows of packs a thread loads before it adds any (columns)
@@ -53,6 +63,11 @@ constexpr int64_t kMinColumnSplit = 64;    // fewest rows in one part of a split
 constexpr int64_t kMaxSplits = 2048;       // parts of one column: about a wave of blocks at most
 constexpr int64_t kMaxRowSplits = 8192;    // "Split rows": parts of one row, a few waves of blocks at most
 constexpr int64_t kMaxPartials = 1 << 20;  // partial sums the workspace holds at most
+constexpr int64_t kEvictFirstMaxBytes = int64_t{256} << 20;  // "Evict-first loads": the largest input loaded with them
+constexpr int kStreamUnroll = 4;           // "Streamed rows": packs per thread in a chunk (two chunks in flight)
+constexpr int kStreamMinBlocks = 4;        // "Streamed rows": resident blocks per SM asked of the streamed kernels
+constexpr int64_t kStreamGroupMaxPasses = 2;  // "Streamed rows": most rows a group of the streamed short-row kernel takes
+constexpr int64_t kMaxGridBlocks = std::numeric_limits<int32_t>::max();  // the grid's x limit
 
 // ---- Device side ----
 
@@ -72,31 +87,32 @@ __device__ __forceinline__ C pack_sum(const Pack<T, P> pack) {
 
 // This thread's share of the sum of row[0, n) among `threads` cooperating threads: a scalar head up
 // to the first 16-byte boundary, then 128-bit packs (kUnroll loads in flight, each pack summed
-// pairwise before it is added), then a scalar tail. The split depends only on the row's address and
-// length, so the sum's order is fixed. Index is int where the caller knows n fits (fewer registers).
-template <int kUnroll, class C, class Index = int64_t, class In>
-__device__ __forceinline__ C thread_partial_sum(const In *row, Index n, int thread, int threads) {
+// pairwise before it is added), then a scalar tail, every value read through `load` (a PlainLoad or an
+// EvictFirstLoad). The split depends only on the row's address and length, so the sum's order is
+// fixed. Index is int where the caller knows n fits (fewer registers).
+template <int kUnroll, class C, class Index = int64_t, class In, class Load>
+__device__ __forceinline__ C thread_partial_sum(const In *row, Index n, int thread, int threads, const Load &load) {
   constexpr int P = kPackSize<In>;
   using Vec = Pack<In, P>;
   C sum = 0;
-  // EXERCISE(step 1): add this thread's share of row[0, n) to sum: a scalar head to the 16-byte boundary, 128-bit packs (kUnroll loads, then pack_sum each), a scalar tail
+  // EXERCISE(step 1): add this thread's share of row[0, n) to sum, every value read as load(address): a scalar head to the 16-byte boundary, 128-bit packs (kUnroll loads, then pack_sum each), a scalar tail
   const Index misalignment = static_cast<Index>(reinterpret_cast<uintptr_t>(row) % kVectorBytes / sizeof(In));
   const Index head = misalignment == 0 ? 0 : std::min<Index>(n, P - misalignment);
-  for (Index i = thread; i < head; i += threads) sum += convert<C>(row[i]);
+  for (Index i = thread; i < head; i += threads) sum += convert<C>(load(row + i));
   const Vec *packs = reinterpret_cast<const Vec *>(row + head);
   const Index pack_count = (n - head) / P;
   for (Index first = thread; first < pack_count; first += static_cast<Index>(threads) * kUnroll) {
     Vec v[kUnroll];
 #pragma unroll
     for (int u = 0; u < kUnroll; ++u) {
-      if (first + u * threads < pack_count) v[u] = packs[first + u * threads];
+      if (first + u * threads < pack_count) v[u] = load(packs + first + u * threads);
     }
 #pragma unroll
     for (int u = 0; u < kUnroll; ++u) {
       if (first + u * threads < pack_count) sum += pack_sum<C>(v[u]);
     }
   }
-  for (Index i = head + pack_count * P + thread; i < n; i += threads) sum += convert<C>(row[i]);
+  for (Index i = head + pack_count * P + thread; i < n; i += threads) sum += convert<C>(load(row + i));
   // EXERCISE END
   return sum;
 }
@@ -104,18 +120,19 @@ __device__ __forceinline__ C thread_partial_sum(const In *row, Index n, int thre
 // y[r] = sum of row r of x ([rows, length]), one group of `width` lanes (a power of two <= warp) per row.
 // kMinBlocks: resident blocks per SM the registers must allow (__launch_bounds__). Index: int where the
 // launch knows the rows are short (fewer registers), else int64_t. kWidth > 0: width is kWidth, a
-// constant (the lanes' stride then costs no registers).
-template <class In, class Out, int kUnroll, int kMinBlocks, class Index, int kWidth>
+// constant (the lanes' stride then costs no registers). Load: how x is read (cache_policy.cuh).
+template <class In, class Out, int kUnroll, int kMinBlocks, class Index, int kWidth, class Load>
 __global__ void __launch_bounds__(kThreads, kMinBlocks)
     sum_rows_by_group(const In *x, Out *y, int64_t rows, int64_t length, int width) {
   using C = ComputeType<In>;
   if constexpr (kWidth > 0) width = kWidth;
   const RowGroups<kThreads> groups(width);
-  // EXERCISE(step 2): per row of this group: thread_partial_sum over the group's lanes, warp_reduce(sum, SumOp{}, width), lane 0 writes y[row]
+  const Load load{};
+  // EXERCISE(step 2): per row of this group: thread_partial_sum over the group's lanes (reading with load), warp_reduce(sum, SumOp{}, width), lane 0 writes y[row]
   for (int64_t first = groups.first_row; first < rows; first += groups.step) {
     const int64_t row = first + groups.group;
     C sum = row < rows ? thread_partial_sum<kUnroll, C, Index>(x + row * length, static_cast<Index>(length), groups.lane,
-                                                              width)
+                                                              width, load)
                        : C(0);
     sum = warp_reduce(sum, SumOp{}, width);
     if (row < rows && groups.lane == 0) y[row] = convert<Out>(sum);
@@ -128,32 +145,126 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
 // interleave: the row's splits * kBlock threads take its packs in turn, so the blocks of a split row
 // sweep it in address order together.
 // Its registers allow kLongMinBlocks blocks of kThreads per SM: as many threads, whatever kBlock.
-template <class In, class Out, int kBlock, bool kSplit>
+template <class In, class Out, int kBlock, bool kSplit, class Load>
 __global__ void __launch_bounds__(kBlock, kLongMinBlocks * kThreads / kBlock)
     sum_rows_by_block(const In *x, Out *y, int64_t rows, int64_t length, int64_t splits) {
   using C = ComputeType<In>;
   if constexpr (!kSplit) splits = 1;
-  // EXERCISE(step 3): per (row, part) task: the block's threads take the row's packs in turn with thread_partial_sum, block_reduce, thread 0 writes
+  const Load load{};
+  // EXERCISE(step 3): per (row, part) task: the block's threads take the row's packs in turn with thread_partial_sum (reading with load), block_reduce, thread 0 writes
   for (int64_t task = blockIdx.x; task < rows * splits; task += gridDim.x) {
     const int64_t row = task / splits, part = task % splits;
     C sum = thread_partial_sum<kLongUnroll, C>(x + row * length, length, static_cast<int>(part) * kBlock + threadIdx.x,
-                                               static_cast<int>(splits) * kBlock);
+                                               static_cast<int>(splits) * kBlock, load);
     sum = block_reduce<kBlock>(sum, SumOp{});
     if (threadIdx.x == 0) y[task] = convert<Out>(sum);
   }
   // EXERCISE END
 }
 
+// ---- Streamed rows (x 16-byte aligned, rows of `length` elements in whole packs; T is f32 or a half type) ----
+// A thread takes its packs in chunks of kStreamUnroll and loads the next chunk before it sums the
+// current one (`pipelined`), so it always has loads in flight, also while its group combines a finished
+// row. Packs past the end of a row, and rows past the last, load as zeros.
+
+// kStreamUnroll packs of a row: what a thread of a streamed kernel loads at once.
+template <class T>
+using StreamChunk = Pack<T, kPackSize<T>>[kStreamUnroll];
+
+template <class C, class T>
+__device__ __forceinline__ void add_chunk(C &sum, const StreamChunk<T> &chunk) {
+#pragma unroll
+  for (int u = 0; u < kStreamUnroll; ++u) sum += pack_sum<C>(chunk[u]);
+}
+
+// y[r] = sum of row r, one group of kWidth lanes per row, groups taking rows as in sum_rows_by_group
+// (RowGroups). A lane walks its group's rows as one list of chunks, a chunk being the lane's packs
+// lane + u * kWidth (u < kStreamUnroll) of a kWidth * kStreamUnroll-pack slice of the row: the next
+// row's first loads are issued before the shuffles that end the current row. Every lane of a warp walks
+// as many chunks (the warp's passes over its rows), so all reach the shuffles.
+template <class T, int kWidth, class Load>
+__global__ void __launch_bounds__(kThreads, kStreamMinBlocks)
+    sum_rows_streamed_by_group(const T *x, T *y, int64_t rows, int64_t length) {
+  using C = ComputeType<T>;
+  using Vec = Pack<T, kPackSize<T>>;
+  constexpr int kSlicePacks = kWidth * kStreamUnroll;
+  const Load load{};
+  const int packs = static_cast<int>(length / kPackSize<T>);  // (an int argument instead made half types spill)
+  const RowGroups<kThreads> groups(kWidth);
+  const int slices = (packs + kSlicePacks - 1) / kSlicePacks;
+  const int64_t passes = groups.first_row < rows ? (rows - groups.first_row + groups.step - 1) / groups.step : 0;
+  struct Position {
+    int64_t row;
+    int slice;
+  };
+  const auto advance = [&](Position &at) {
+    if (++at.slice == slices) at = {at.row + groups.step, 0};
+  };
+  Position loading = {groups.first_row + groups.group, 0}, summing = loading;
+  C sum = 0;
+  pipelined<StreamChunk<T>>(
+      passes * slices,
+      [&](StreamChunk<T> &chunk, int64_t) {
+#pragma unroll
+        for (int u = 0; u < kStreamUnroll; ++u) {
+          const int pack = loading.slice * kSlicePacks + u * kWidth + groups.lane;
+          chunk[u] = loading.row < rows && pack < packs
+                         ? load(reinterpret_cast<const Vec *>(x) + loading.row * packs + pack)
+                         : Vec{};
+        }
+        advance(loading);
+      },
+      [&](const StreamChunk<T> &chunk, int64_t) {
+        add_chunk(sum, chunk);
+        if (summing.slice == slices - 1) {
+          sum = warp_reduce(sum, SumOp{}, kWidth);
+          if (summing.row < rows && groups.lane == 0) y[summing.row] = convert<T>(sum);
+          sum = 0;
+        }
+        advance(summing);
+      });
+}
+
+// y[r] = sum of row r, one block of kThreads per row (a block for each row, up to the grid's limit).
+// A chunk is a thread's packs threadIdx.x + u * kThreads of a kThreads * kStreamUnroll-pack slice.
+template <class T, class Load>
+__global__ void __launch_bounds__(kThreads, kStreamMinBlocks)
+    sum_rows_streamed_by_block(const T *x, T *y, int64_t rows, int64_t length) {
+  using C = ComputeType<T>;
+  using Vec = Pack<T, kPackSize<T>>;
+  constexpr int kSlicePacks = kThreads * kStreamUnroll;
+  const Load load{};
+  const int packs = static_cast<int>(length / kPackSize<T>);
+  const int slices = (packs + kSlicePacks - 1) / kSlicePacks;
+  for (int64_t row = blockIdx.x; row < rows; row += gridDim.x) {
+    const Vec *row_packs = reinterpret_cast<const Vec *>(x) + row * packs;
+    C sum = 0;
+    pipelined<StreamChunk<T>>(
+        slices,
+        [&](StreamChunk<T> &chunk, int slice) {
+#pragma unroll
+          for (int u = 0; u < kStreamUnroll; ++u) {
+            const int pack = slice * kSlicePacks + u * kThreads + static_cast<int>(threadIdx.x);
+            chunk[u] = pack < packs ? load(row_packs + pack) : Vec{};
+          }
+        },
+        [&](const StreamChunk<T> &chunk, int) { add_chunk(sum, chunk); });
+    sum = block_reduce<kThreads>(sum, SumOp{});
+    if (threadIdx.x == 0) y[row] = convert<T>(sum);
+  }
+}
+
 // y[o, s, i] = sum over rows r of part s ([s * chunk, (s + 1) * chunk)) of x[o, r, i], x being
 // [outer, reduce, inner]. A block is `width` threads along inner, each owning V adjacent columns
 // (V > 1 only when inner % V == 0 and x is aligned), times kThreads / width threads along the rows.
-template <class In, class Out, int V>
+template <class In, class Out, int V, class Load>
 __global__ void __launch_bounds__(kThreads)
     sum_columns(const In *x, Out *y, int64_t outer, int64_t reduce, int64_t inner, int64_t splits, int64_t chunk,
                 int width) {
   using C = ComputeType<In>;
   using Vec = Pack<In, V>;
   __shared__ C partial[kThreads * V];
+  const Load load{};
   const int tx = threadIdx.x % width, ty = threadIdx.x / width, height = kThreads / width;
   const int64_t tiles = (inner + static_cast<int64_t>(width) * V - 1) / (static_cast<int64_t>(width) * V);
   for (int64_t task = blockIdx.x; task < outer * tiles * splits; task += gridDim.x) {
@@ -161,14 +272,14 @@ __global__ void __launch_bounds__(kThreads)
     const int64_t column = (tile * width + tx) * V;
     const int64_t begin = part * chunk, end = std::min(reduce, begin + chunk);
     C sum[V] = {};
-    // EXERCISE(step 4): add rows [begin, end) of this thread's V columns into sum[], kColumnUnroll rows of packs loaded before any is added
+    // EXERCISE(step 4): add rows [begin, end) of this thread's V columns into sum[], kColumnUnroll rows of packs read with load before any is added
     if (column < inner) {
       const In *base = x + o * reduce * inner + column;
       for (int64_t first = begin + ty; first < end; first += static_cast<int64_t>(height) * kColumnUnroll) {
         Vec v[kColumnUnroll];
 #pragma unroll
         for (int u = 0; u < kColumnUnroll; ++u) {
-          if (first + u * height < end) v[u] = *reinterpret_cast<const Vec *>(base + (first + u * height) * inner);
+          if (first + u * height < end) v[u] = load(reinterpret_cast<const Vec *>(base + (first + u * height) * inner));
         }
 #pragma unroll
         for (int u = 0; u < kColumnUnroll; ++u) {
@@ -210,16 +321,28 @@ inline int64_t max_column_splits(int64_t outer, int64_t reduce, int64_t inner) {
   return std::max<int64_t>(1, std::min({kMaxSplits, reduce / kMinColumnSplit, kMaxPartials / (outer * inner)}));
 }
 
+// Returns f(TypeTag<Load>{}) with Load the way to read an input of `bytes` bytes that is summed once:
+// EvictFirstLoad up to kEvictFirstMaxBytes, else PlainLoad (notes: "Evict-first loads").
+template <class F>
+oprt_status_t with_input_loads(int64_t bytes, F &&f) {
+  if (bytes <= kEvictFirstMaxBytes) return f(TypeTag<EvictFirstLoad>{});
+  return f(TypeTag<PlainLoad>{});
+}
+
+// A block for each of `tasks` tasks, the hardware scheduling them in waves (notes: "Block per row"), up
+// to the grid's limit; the kernels' task loops take any beyond it.
+inline unsigned block_per_task(int64_t tasks) { return static_cast<unsigned>(std::min(tasks, kMaxGridBlocks)); }
+
 // Launches sum_rows_by_block with kBlock-thread blocks over rows * splits tasks.
-template <int kBlock, bool kSplit, class In, class Out>
+template <int kBlock, bool kSplit, class Load, class In, class Out>
 oprt_status_t launch_row_blocks(const In *x, Out *y, int64_t rows, int64_t length, int64_t splits,
                                 oprt_stream_t stream) {
-  constexpr auto kernel = sum_rows_by_block<In, Out, kBlock, kSplit>;
+  constexpr auto kernel = sum_rows_by_block<In, Out, kBlock, kSplit, Load>;
   int64_t wave = 0;
   OPRT_RETURN_IF_ERROR((full_wave_blocks<kernel, kBlock>(&wave)));
-  const unsigned blocks = grid_for(rows * splits, wave);
+  const unsigned blocks = kSplit ? grid_for(rows * splits, wave) : block_per_task(rows);
   kernel<<<blocks, kBlock, 0, to_stream(stream)>>>(x, y, rows, length, splits);
-  return check_launch(splits > 1 ? "sum_rows_by_block (split rows)" : "sum_rows_by_block (a block per row)", blocks,
+  return check_launch(kSplit ? "sum_rows_by_block (split rows)" : "sum_rows_by_block (a block per row)", blocks,
                       kBlock, 0);
 }
 
@@ -232,23 +355,90 @@ inline int row_block_threads(int64_t packs) {
   return threads;
 }
 
-// y (Out) = sums of x's rows ([rows, length], In), written to y[row * splits + part].
-template <class In, class Out>
-oprt_status_t launch_rows(const In *x, Out *y, int64_t rows, int64_t length, int64_t splits, oprt_stream_t stream) {
-  constexpr int P = kPackSize<In>;
-  const int64_t packs = ceil_div(length, P);
-  if (splits == 1 && packs < kWarpSize * kLongUnroll) {
-    // Narrow groups for short rows, so each thread has about kShortUnroll packs to load.
-    const int width = group_width(ceil_div(length, int64_t{P} * kShortUnroll));
-    constexpr auto kernel = sum_rows_by_group<In, Out, kShortUnroll, kShortMinBlocks, int, 0>;  // length < 2^31
+// Whether launch_rows has the streamed tiers for these types: they were measured for f32 and half
+// types with evict-first loads (notes: "Streamed rows"); f64, plain loads (large inputs) and the
+// second pass of split rows keep the other tiers.
+template <class Load, class In, class Out>
+constexpr bool kHasStreamedTiers = std::is_same_v<Load, EvictFirstLoad> && std::is_same_v<In, Out> && sizeof(In) <= 4;
+
+// Whether the streamed kernels can take rows of `length` elements of x: every row starts 16-byte
+// aligned and is whole packs, with int offsets.
+template <class T>
+bool streamable(const T *x, int64_t length) {
+  return length % kPackSize<T> == 0 && length <= std::numeric_limits<int32_t>::max() && is_aligned(x, kVectorBytes);
+}
+
+// Calls f(std::integral_constant<int, width>{}) for `width`, a power of two from kWidth to kWarpSize.
+template <int kWidth = 1, class F>
+oprt_status_t with_group_width(int width, F &&f) {
+  if constexpr (kWidth < kWarpSize) {
+    if (width > kWidth) return with_group_width<2 * kWidth>(width, std::forward<F>(f));
+  }
+  return f(std::integral_constant<int, kWidth>{});
+}
+
+// Rows of fewer than kWarpSize * kLongUnroll packs: narrow groups, so each thread has about
+// kShortUnroll packs to load.
+template <class Load, class In, class Out>
+oprt_status_t launch_short_rows(const In *x, Out *y, int64_t rows, int64_t length, oprt_stream_t stream) {
+  const int width = group_width(ceil_div(length, int64_t{kPackSize<In>} * kShortUnroll));
+  constexpr auto kernel = sum_rows_by_group<In, Out, kShortUnroll, kShortMinBlocks, int, 0, Load>;  // length < 2^31
+  int64_t wave = 0;
+  OPRT_RETURN_IF_ERROR((full_wave_blocks<kernel, kThreads>(&wave)));
+  const unsigned blocks = grid_for(ceil_div(rows, kThreads / width), wave);
+  kernel<<<blocks, kThreads, 0, to_stream(stream)>>>(x, y, rows, length, width);
+  return check_launch("sum_rows_by_group (short rows)", blocks, kThreads, 0);
+}
+
+// Short rows, streamed: groups of the fewest lanes giving each kStreamUnroll packs of the row, over a
+// balanced grid of at most one wave; when that would take a group through more than
+// kStreamGroupMaxPasses rows, launch_short_rows' many more blocks instead.
+template <class T>
+oprt_status_t launch_short_rows_streamed(const T *x, T *y, int64_t rows, int64_t length, oprt_stream_t stream) {
+  return with_group_width(group_width(ceil_div(length / kPackSize<T>, kStreamUnroll)), [&](auto width) {
+    constexpr auto kernel = sum_rows_streamed_by_group<T, decltype(width)::value, EvictFirstLoad>;
     int64_t wave = 0;
     OPRT_RETURN_IF_ERROR((full_wave_blocks<kernel, kThreads>(&wave)));
-    const unsigned blocks = grid_for(ceil_div(rows, kThreads / width), wave);
-    kernel<<<blocks, kThreads, 0, to_stream(stream)>>>(x, y, rows, length, width);
-    return check_launch("sum_rows_by_group (short rows)", blocks, kThreads, 0);
+    const int64_t tasks = ceil_div(rows, kThreads / width);  // blocks that take every row once
+    if (tasks > kStreamGroupMaxPasses * wave) return launch_short_rows<EvictFirstLoad>(x, y, rows, length, stream);
+    const unsigned blocks = balanced_grid(tasks, wave);
+    kernel<<<blocks, kThreads, 0, to_stream(stream)>>>(x, y, rows, length);
+    return check_launch("sum_rows_streamed_by_group (short rows)", blocks, kThreads, 0);
+  });
+}
+
+// Rows of more than kWarpRowMaxPacks packs (or fewer rows than a warp each would keep busy): a block
+// each. Streamed where the row fills at least a slice, so that every thread has all its packs to load
+// (notes: "Streamed rows"); else kBlock threads from row_block_threads.
+template <class Load, class In, class Out>
+oprt_status_t launch_long_rows(const In *x, Out *y, int64_t rows, int64_t length, oprt_stream_t stream) {
+  const int64_t packs = ceil_div(length, kPackSize<In>);
+  if constexpr (kHasStreamedTiers<Load, In, Out>) {
+    if (streamable(x, length) && packs >= kThreads * kStreamUnroll) {
+      constexpr auto kernel = sum_rows_streamed_by_block<In, Load>;
+      const unsigned blocks = block_per_task(rows);
+      kernel<<<blocks, kThreads, 0, to_stream(stream)>>>(x, y, rows, length);
+      return check_launch("sum_rows_streamed_by_block (a block per row)", blocks, kThreads, 0);
+    }
   }
-  if (splits == 1 && packs <= kWarpRowMaxPacks) {
-    constexpr auto kernel = sum_rows_by_group<In, Out, kLongUnroll, kLongMinBlocks, int64_t, kWarpSize>;
+  const int threads = row_block_threads(packs);
+  if (threads == 64) return launch_row_blocks<64, false, Load>(x, y, rows, length, 1, stream);
+  if (threads == 128) return launch_row_blocks<128, false, Load>(x, y, rows, length, 1, stream);
+  return launch_row_blocks<kThreads, false, Load>(x, y, rows, length, 1, stream);
+}
+
+// y (Out) = sums of x's rows ([rows, length], In), each row summed by one group, warp or block.
+template <class Load, class In, class Out>
+oprt_status_t launch_rows(const In *x, Out *y, int64_t rows, int64_t length, oprt_stream_t stream) {
+  const int64_t packs = ceil_div(length, kPackSize<In>);
+  if (packs < kWarpSize * kLongUnroll) {
+    if constexpr (kHasStreamedTiers<Load, In, Out>) {
+      if (streamable(x, length)) return launch_short_rows_streamed(x, y, rows, length, stream);
+    }
+    return launch_short_rows<Load>(x, y, rows, length, stream);
+  }
+  if (packs <= kWarpRowMaxPacks) {
+    constexpr auto kernel = sum_rows_by_group<In, Out, kLongUnroll, kLongMinBlocks, int64_t, kWarpSize, Load>;
     constexpr int kWarps = kThreads / kWarpSize;
     int64_t wave = 0;
     OPRT_RETURN_IF_ERROR((full_wave_blocks<kernel, kThreads>(&wave)));
@@ -258,23 +448,17 @@ oprt_status_t launch_rows(const In *x, Out *y, int64_t rows, int64_t length, int
       return check_launch("sum_rows_by_group (a warp per row)", blocks, kThreads, 0);
     }
   }
-  if (splits == 1) {
-    const int threads = row_block_threads(packs);
-    if (threads == 64) return launch_row_blocks<64, false>(x, y, rows, length, 1, stream);
-    if (threads == 128) return launch_row_blocks<128, false>(x, y, rows, length, 1, stream);
-    return launch_row_blocks<kThreads, false>(x, y, rows, length, 1, stream);
-  }
-  return launch_row_blocks<kThreads, true>(x, y, rows, length, splits, stream);
+  return launch_long_rows<Load>(x, y, rows, length, stream);
 }
 
 // Parts to split each of `rows` rows of `length` In values into (1: none): none when the rows already
 // keep half a wave of blocks busy; else enough parts to fill up to kSplitWaves waves, each part
 // giving every thread at least kSplitMinPacks packs (a batch of kLongUnroll loads).
-template <class In>
+template <class In, class Load>
 oprt_status_t row_splits(int64_t rows, int64_t length, int64_t *splits) {
   using C = ComputeType<In>;
   int64_t wave = 0;
-  OPRT_RETURN_IF_ERROR((full_wave_blocks<sum_rows_by_block<In, C, kThreads, true>, kThreads>(&wave)));
+  OPRT_RETURN_IF_ERROR((full_wave_blocks<sum_rows_by_block<In, C, kThreads, true, Load>, kThreads>(&wave)));
   const int64_t most = std::min(max_row_splits(rows, length), ceil_div(length, kPackSize<In>) / (kThreads * kSplitMinPacks));
   *splits = most <= 1 || rows * 2 > wave ? 1 : std::max<int64_t>(1, std::min(most, kSplitWaves * wave / rows));
   return OPRT_STATUS_SUCCESS;
@@ -285,12 +469,15 @@ oprt_status_t row_splits(int64_t rows, int64_t length, int64_t *splits) {
 template <class T>
 oprt_status_t sum_rows(const T *x, T *y, int64_t rows, int64_t length, void *partials, oprt_stream_t stream) {
   using C = ComputeType<T>;
-  int64_t splits = 1;
-  OPRT_RETURN_IF_ERROR(row_splits<T>(rows, length, &splits));
-  if (splits == 1) return launch_rows(x, y, rows, length, 1, stream);
-  C *sums = static_cast<C *>(partials);
-  OPRT_RETURN_IF_ERROR(launch_rows(x, sums, rows, length, splits, stream));
-  return launch_rows(static_cast<const C *>(sums), y, rows, splits, 1, stream);
+  return with_input_loads(rows * length * static_cast<int64_t>(sizeof(T)), [&](auto tag) {
+    using Load = typename decltype(tag)::type;
+    int64_t splits = 1;
+    OPRT_RETURN_IF_ERROR((row_splits<T, Load>(rows, length, &splits)));
+    if (splits == 1) return launch_rows<Load>(x, y, rows, length, stream);
+    C *sums = static_cast<C *>(partials);
+    OPRT_RETURN_IF_ERROR((launch_row_blocks<kThreads, true, Load>(x, sums, rows, length, splits, stream)));
+    return launch_rows<PlainLoad>(static_cast<const C *>(sums), y, rows, splits, stream);
+  });
 }
 
 // How sum_columns covers `inner` columns: packs of columns when every pack is aligned, and a block
@@ -309,7 +496,7 @@ ColumnTiling column_tiling(const In *x, int64_t inner) {
   return {packed, width, ceil_div(inner, width * columns_per_thread)};
 }
 
-template <class In, class Out>
+template <class Load, class In, class Out>
 oprt_status_t launch_columns(const In *x, Out *y, int64_t outer, int64_t reduce, int64_t inner, int64_t splits,
                              oprt_stream_t stream) {
   const ColumnTiling tiling = column_tiling(x, inner);
@@ -317,12 +504,12 @@ oprt_status_t launch_columns(const In *x, Out *y, int64_t outer, int64_t reduce,
   int64_t wave = 0;
   unsigned blocks = 0;
   if (tiling.packed) {
-    constexpr auto kernel = sum_columns<In, Out, kPackSize<In>>;
+    constexpr auto kernel = sum_columns<In, Out, kPackSize<In>, Load>;
     OPRT_RETURN_IF_ERROR((full_wave_blocks<kernel, kThreads>(&wave)));
     blocks = grid_for(tasks, wave);
     kernel<<<blocks, kThreads, 0, to_stream(stream)>>>(x, y, outer, reduce, inner, splits, chunk, tiling.width);
   } else {
-    constexpr auto kernel = sum_columns<In, Out, 1>;
+    constexpr auto kernel = sum_columns<In, Out, 1, Load>;
     OPRT_RETURN_IF_ERROR((full_wave_blocks<kernel, kThreads>(&wave)));
     blocks = grid_for(tasks, wave);
     kernel<<<blocks, kThreads, 0, to_stream(stream)>>>(x, y, outer, reduce, inner, splits, chunk, tiling.width);
@@ -336,14 +523,17 @@ template <class T>
 oprt_status_t sum_columns_of(const T *x, T *y, int64_t outer, int64_t reduce, int64_t inner, void *partials,
                              oprt_stream_t stream) {
   using C = ComputeType<T>;
-  int64_t wave = 0;
-  OPRT_RETURN_IF_ERROR((full_wave_blocks<sum_columns<T, C, 1>, kThreads>(&wave)));
-  const int64_t splits =
-      choose_splits(outer * column_tiling(x, inner).tiles, wave, max_column_splits(outer, reduce, inner));
-  if (splits == 1) return launch_columns(x, y, outer, reduce, inner, 1, stream);
-  C *sums = static_cast<C *>(partials);
-  OPRT_RETURN_IF_ERROR(launch_columns(x, sums, outer, reduce, inner, splits, stream));
-  return launch_columns(static_cast<const C *>(sums), y, outer, splits, inner, 1, stream);
+  return with_input_loads(outer * reduce * inner * static_cast<int64_t>(sizeof(T)), [&](auto tag) {
+    using Load = typename decltype(tag)::type;
+    int64_t wave = 0;
+    OPRT_RETURN_IF_ERROR((full_wave_blocks<sum_columns<T, C, 1, Load>, kThreads>(&wave)));
+    const int64_t splits =
+        choose_splits(outer * column_tiling(x, inner).tiles, wave, max_column_splits(outer, reduce, inner));
+    if (splits == 1) return launch_columns<Load>(x, y, outer, reduce, inner, 1, stream);
+    C *sums = static_cast<C *>(partials);
+    OPRT_RETURN_IF_ERROR((launch_columns<Load>(x, sums, outer, reduce, inner, splits, stream)));
+    return launch_columns<PlainLoad>(static_cast<const C *>(sums), y, outer, splits, inner, 1, stream);
+  });
 }
 
 // Byte offsets of the workspace's parts, each aligned for 128-bit access:

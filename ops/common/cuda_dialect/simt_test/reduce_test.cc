@@ -9,7 +9,9 @@
 // block size, called twice in a row; RowGroups: every row visited once by exactly `width` lanes of one
 // warp, warp-uniform trip counts (the emulator fails on a shuffle some lanes skip), group sums and
 // softmax row stats against a reference; unpack/pack against one-by-one conversion; for_each_pack's
-// order and coverage; group_width / choose_splits / grid_for.
+// order and coverage; pipelined's order (each item fetched once, before the previous one is used, into
+// the buffer it is used from); the loads of cache_policy.cuh (plain loads here); group_width /
+// choose_splits / grid_for / balanced_grid.
 #include <cinttypes>
 #include <cmath>
 #include <cstdint>
@@ -19,8 +21,11 @@
 #include <random>
 #include <vector>
 
-#include "ops/common/cpu/float_types.h"
+// The device headers first: their runtime header (the emulator's) defines __host__ / __device__, which
+// host_device.h (through float_types.h) uses in the MACA build.
+#include "ops/common/cuda_dialect/cache_policy.cuh"
 #include "ops/common/cuda_dialect/reduce.cuh"
+#include "ops/common/cpu/float_types.h"
 
 using namespace oprt::gpu;
 using oprt::ComputeType;
@@ -355,6 +360,43 @@ void test_for_each_pack() {
   }
 }
 
+// ---- pipelined ----
+
+void test_pipelined() {
+  struct Buffer {
+    int64_t item;
+  };
+  for (int64_t count : {0, 1, 2, 3, 4, 7, 8}) {
+    std::vector<char> events;  // 'f' fetch, 'u' use, in order
+    int64_t fetched = 0, used = 0;
+    bool ok = true;
+    pipelined<Buffer>(
+        count,
+        [&](Buffer &buffer, int64_t i) {
+          ok &= i == fetched && i < count && i <= used + 1;  // in order, at most one ahead of the uses
+          buffer.item = i;
+          ++fetched;
+        },
+        [&](const Buffer &buffer, int64_t i) {
+          ok &= i == used && buffer.item == i && (i + 1 == count || fetched == i + 2);  // next one in flight
+          ++used;
+        });
+    CHECK(ok && fetched == count && used == count, "pipelined count %" PRId64 ": order or coverage", count);
+  }
+}
+
+// ---- cache_policy.cuh ----
+
+void test_loads() {
+  const Pack<float, 4> pack = {{1.5f, -2.0f, 3.25f, 4.0f}};
+  const double value = -7.5;
+  const uint16_t half_bits = 0x3c00;
+  const EvictFirstLoad evict_first{};
+  const PlainLoad plain{};
+  CHECK(same_bits(evict_first(&pack), pack) && same_bits(plain(&pack), pack), "16-byte loads");
+  CHECK(evict_first(&value) == value && evict_first(&half_bits) == half_bits, "8- and 2-byte loads");
+}
+
 // ---- host helpers ----
 
 void test_host_helpers() {
@@ -368,6 +410,15 @@ void test_host_helpers() {
             choose_splits(10, 1000, 500) == 100,
         "choose_splits");
   CHECK(grid_for(5, 10) == 5 && grid_for(1000, 10) == 80, "grid_for");
+  for (int64_t tasks = 1; tasks <= 200; ++tasks) {
+    for (int64_t wave : {1, 7, 32, 100}) {
+      const int64_t grid = balanced_grid(tasks, wave), passes = ceil_div(tasks, grid);
+      // as many passes as a full wave, with the fewest blocks that do it (so none runs a pass fewer than
+      // the others but the last)
+      CHECK(grid >= 1 && grid <= wave && passes == ceil_div(tasks, wave) && (grid == 1 || ceil_div(tasks, grid - 1) > passes),
+            "balanced_grid(%" PRId64 ", %" PRId64 ") = %" PRId64, tasks, wave, grid);
+    }
+  }
   CHECK(ceil_div(10, 3) == 4 && align_up(1) == kWorkspaceAlignment && with_alignment_slack(0) == 0, "sizes");
 }
 
@@ -383,6 +434,8 @@ int main() {
   test_row_groups();
   test_packs();
   test_for_each_pack();
+  test_pipelined();
+  test_loads();
   test_host_helpers();
   std::printf("%s on the SIMT emulator: %d checks, %d failed (%llu fiber switches)\n", BUILD_NAME, checks, failures,
               static_cast<unsigned long long>(oprt_simt::state().switches));
