@@ -17,7 +17,7 @@ namespace oprt {
 // device one approximate MUFU instruction each (denormal results flush to zero) instead of the correctly
 // rounded sequences with their range checks; on the host the exact functions.
 OPRT_HOST_DEVICE float fast_reciprocal(float x) {
-#if defined(__CUDA_ARCH__)
+#if defined(__CUDA_ARCH__) && !defined(__MACACC__)  // (a MACA unit may see __CUDA_ARCH__ before its runtime header)
   float r;
   asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
   return r;
@@ -29,7 +29,7 @@ OPRT_HOST_DEVICE float fast_reciprocal(float x) {
 }
 
 OPRT_HOST_DEVICE float fast_exp2(float x) {
-#if defined(__CUDA_ARCH__)
+#if defined(__CUDA_ARCH__) && !defined(__MACACC__)
   float r;
   asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
   return r;
