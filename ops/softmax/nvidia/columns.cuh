@@ -31,6 +31,18 @@ struct ColumnThread {
       : tx(static_cast<int>(threadIdx.x) % width),
         ty(static_cast<int>(threadIdx.x) / width),
         height(kThreads / width) {}
+
+  // Its packs of rows first, first + height, ... (kUnroll of them, `stride` packs apart), those below `end`:
+  // every load issued before any is used.
+  template <class T, int V>
+  __device__ __forceinline__ void load_rows(const Pack<T, V> *in, int64_t stride, int64_t first, int64_t end,
+                                            Pack<T, V> (&packs)[kUnroll]) const {
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) {
+      const int64_t k = first + static_cast<int64_t>(u) * height;
+      if (k < end) packs[u] = in[k * stride];
+    }
+  }
 };
 
 // Folds rows [begin, end) of this thread's packs (rows begin + ty, + height, ...; `stride` packs
@@ -42,11 +54,7 @@ __device__ __forceinline__ void fold_column_rows(const Pack<T, V> *in, int64_t s
   const int64_t step = static_cast<int64_t>(t.height) * kUnroll;
   for (int64_t first = begin + t.ty; first < end; first += step) {
     Pack<T, V> packs[kUnroll];
-#pragma unroll
-    for (int u = 0; u < kUnroll; ++u) {
-      const int64_t k = first + static_cast<int64_t>(u) * t.height;
-      if (k < end) packs[u] = in[k * stride];
-    }
+    t.load_rows(in, stride, first, end, packs);
     C values[V][kUnroll];
 #pragma unroll
     for (int u = 0; u < kUnroll; ++u) {
@@ -116,11 +124,7 @@ __device__ __forceinline__ void write_column_rows(const Pack<T, V> *in, Pack<T, 
   const int64_t step = static_cast<int64_t>(t.height) * kUnroll;
   for (int64_t first = begin + t.ty; first < end; first += step) {
     Pack<T, V> packs[kUnroll];
-#pragma unroll
-    for (int u = 0; u < kUnroll; ++u) {
-      const int64_t k = first + static_cast<int64_t>(u) * t.height;
-      if (k < end) packs[u] = in[k * stride];
-    }
+    t.load_rows(in, stride, first, end, packs);
 #pragma unroll
     for (int u = 0; u < kUnroll; ++u) {
       const int64_t k = first + static_cast<int64_t>(u) * t.height;
