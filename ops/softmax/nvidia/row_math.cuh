@@ -21,8 +21,8 @@ namespace oprt::gpu::softmax_detail {
 // ---- Math in the compute type ----
 
 // exp: exp for f64; in f32 __expf's 2^(v * log2(e)) on the hardware exp2 (faster, error under 6e-6
-// relative; notes: "exponential"). On NVIDIA spelled out with results below FLT_MIN flushed to 0: the
-// build keeps subnormals, and __expf then takes three more instructions to make them.
+// relative; notes: "exponential"). On NVIDIA through fast_exp2 (host_device.h), results below FLT_MIN
+// flushed to 0: the build keeps subnormals, and __expf then takes three more instructions to make them.
 template <class C>
 __device__ __forceinline__ C exponential(C v) {
   if constexpr (std::is_same_v<C, double>) {
@@ -32,9 +32,7 @@ __device__ __forceinline__ C exponential(C v) {
     return __expf(v);
 #else
     constexpr float kLog2e = 1.4426950408889634f;
-    float result;
-    asm("ex2.approx.ftz.f32 %0, %1;\n" : "=f"(result) : "f"(v * kLog2e));
-    return result;
+    return fast_exp2(v * kLog2e);
 #endif
   }
 }
