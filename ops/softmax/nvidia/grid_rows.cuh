@@ -44,34 +44,49 @@ struct RegisterPart {
   static __device__ __forceinline__ int index(int j) { return j * kBlockThreads + static_cast<int>(threadIdx.x); }
 
   // Loads the part from `in`, every load issued before any math, and exponentiates it (log_softmax
-  // keeps x).
+  // keeps x). A whole part (every part of a row but maybe its last) takes a path without masks: with
+  // them, the compiler interleaved some types' unpacking with the loads, and a load waited for an earlier
+  // one to land before it was issued (lab softmax_long, session 6).
   __device__ __forceinline__ void load(const Pack<T, P> *in, int packs, bool log) {
     Pack<T, P> loaded[kPacks];
+    if (packs == kBlockThreads * kPacks) {
 #pragma unroll
-    for (int j = 0; j < kPacks; ++j) {
-      if (index(j) < packs) loaded[j] = load_pack_once(in + index(j));
-    }
+      for (int j = 0; j < kPacks; ++j) loaded[j] = load_pack_once(in + index(j));
 #pragma unroll
-    for (int j = 0; j < kPacks; ++j) {
-      if (index(j) < packs) {
-        unpack(loaded[j], values[j]);
-      } else {
+      for (int j = 0; j < kPacks; ++j) unpack(loaded[j], values[j]);
+    } else {
 #pragma unroll
-        for (int k = 0; k < P; ++k) values[j][k] = negative_infinity<C>();
+      for (int j = 0; j < kPacks; ++j) {
+        if (index(j) < packs) loaded[j] = load_pack_once(in + index(j));
+      }
+#pragma unroll
+      for (int j = 0; j < kPacks; ++j) {
+        if (index(j) < packs) {
+          unpack(loaded[j], values[j]);
+        } else {
+#pragma unroll
+          for (int k = 0; k < P; ++k) values[j][k] = negative_infinity<C>();
+        }
       }
     }
     stats = exponentiate(values, log);
   }
 
-  // Writes the part's y to `out` once the row's stats are known.
+  // Writes the part's y to `out` once the row's stats are known (a whole part without masks, as load).
   __device__ __forceinline__ void store(Pack<T, P> *out, int packs, const RowStats<C> &row, bool log) {
     const PartNormalizer<C> normalize(stats, row, log);
 #pragma unroll
     for (int j = 0; j < kPacks; ++j) {
-      if (index(j) < packs) {
 #pragma unroll
-        for (int k = 0; k < P; ++k) values[j][k] = normalize(values[j][k]);
-        store_pack_once(out + index(j), pack<T>(values[j]));
+      for (int k = 0; k < P; ++k) values[j][k] = normalize(values[j][k]);
+    }
+    if (packs == kBlockThreads * kPacks) {
+#pragma unroll
+      for (int j = 0; j < kPacks; ++j) store_pack_once(out + index(j), pack<T>(values[j]));
+    } else {
+#pragma unroll
+      for (int j = 0; j < kPacks; ++j) {
+        if (index(j) < packs) store_pack_once(out + index(j), pack<T>(values[j]));
       }
     }
   }

@@ -260,11 +260,8 @@ oprt_status_t softmax_rows(const T *x, T *y, int64_t rows, int64_t cols, void *s
   if (rows * parts <= resident) return launch_rows_across_grid<T, P>(x, y, rows, cols, parts, stats, log, stream);
   // cluster_rows.cuh: a part of the row per block of a cluster fits in its registers, the clusters
   // fill the SMs, and the loaded code is sm_90's. Parts are whole packs, so every part starts aligned.
-  // Half types cache their parts in shared memory instead (softmax_rows_in_cluster_shared: faster there).
   const int64_t chunk = ceil_div(ceil_div(cols, kClusterBlocks), P) * P;
-  const bool fits = sizeof(T) == 2 ? static_cast<size_t>(chunk) * sizeof(T) <= usable
-                                   : chunk <= kPartLength<T, kClusterThreads>;
-  if (rows * kClusterBlocks >= limits.sm_count && fits) {
+  if (rows * kClusterBlocks >= limits.sm_count && chunk <= kPartLength<T, kClusterThreads>) {
     bool available = false;
     OPRT_RETURN_IF_ERROR((cluster_tier_available<T, P>(&available)));
     if (available) return launch_rows_in_cluster<T, P>(x, y, rows, cols, chunk, log, stream);
@@ -475,36 +472,15 @@ oprt_status_t launch_rows_across_grid(const T *x, T *y, int64_t rows, int64_t co
   return check_launch("softmax_rows_across_grid", config.gridDim, config.blockDim, 0);
 }
 
-// A cluster of kClusterBlocks blocks per row, each holding `chunk` elements of it.
+// A cluster of kClusterBlocks blocks per row (the kernel's compiled-in cluster size), each holding
+// `chunk` elements of it.
 template <class T, int P>
 oprt_status_t launch_rows_in_cluster(const T *x, T *y, int64_t rows, int64_t cols, int64_t chunk, bool log,
                                      oprt_stream_t stream) {
-  OPRT_GPU(LaunchAttribute) cluster = {};
-  cluster.id = OPRT_GPU(LaunchAttributeClusterDimension);
-  cluster.val.clusterDim.x = kClusterBlocks;
-  cluster.val.clusterDim.y = 1;
-  cluster.val.clusterDim.z = 1;
-  OPRT_GPU(LaunchConfig_t) config = {};
-  config.gridDim = dim3(static_cast<unsigned>(rows * kClusterBlocks));
-  config.stream = to_stream(stream);
-  config.attrs = &cluster;
-  config.numAttrs = 1;
-  if constexpr (sizeof(T) == 2) {
-    constexpr auto kernel = softmax_rows_in_cluster_shared<T, P, kThreads>;
-    const size_t shared = static_cast<size_t>(chunk) * sizeof(T);
-    OPRT_RETURN_IF_ERROR(allow_shared_bytes<kernel>(shared));
-    config.blockDim = dim3(kThreads);
-    config.dynamicSmemBytes = shared;
-    OPRT_RETURN_IF_ERROR(check(OPRT_GPU(LaunchKernelEx)(&config, kernel, x, y, cols, chunk, log),
-                               "softmax_rows_in_cluster_shared"));
-    return check_launch("softmax_rows_in_cluster_shared", config.gridDim, config.blockDim, shared);
-  } else {
-    const auto kernel = log ? softmax_rows_in_cluster<T, P, true> : softmax_rows_in_cluster<T, P, false>;
-    config.blockDim = dim3(kClusterThreads);
-    OPRT_RETURN_IF_ERROR(
-        check(OPRT_GPU(LaunchKernelEx)(&config, kernel, x, y, cols, chunk), "softmax_rows_in_cluster"));
-    return check_launch("softmax_rows_in_cluster", config.gridDim, config.blockDim, 0);
-  }
+  const auto kernel = log ? softmax_rows_in_cluster<T, P, true> : softmax_rows_in_cluster<T, P, false>;
+  const unsigned blocks = static_cast<unsigned>(rows * kClusterBlocks);
+  kernel<<<blocks, kClusterThreads, 0, to_stream(stream)>>>(x, y, cols, chunk);
+  return check_launch("softmax_rows_in_cluster", blocks, kClusterThreads, 0);
 }
 #endif
 
