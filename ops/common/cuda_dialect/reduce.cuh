@@ -80,20 +80,34 @@ __device__ __forceinline__ V block_reduce(V value, Op op) {
   return value;
 }
 
+// log2(n) of a power of two n.
+__device__ __forceinline__ int log2_of_power_of_two(int n) {
+#if defined(__CUDA_ARCH__) && !defined(__MACACC__)
+  return __ffs(n) - 1;
+#else
+  int shift = 0;
+  while ((1 << shift) < n) ++shift;
+  return shift;
+#endif
+}
+
 // A grid of kThreads-thread blocks seen as groups of `width` lanes (a power of two <= kWarpSize), each
 // group taking one row per step: for (first = first_row; first < rows; first += step) row = first + group.
 // All groups of a warp step together, so every lane reaches the warp's shuffles even past the last row.
+// Shifts, not divisions, by the width: a division is a few dozen instructions that the kernels would
+// run before their first load.
 template <int kThreads>
 struct RowGroups {
   int lane;   // within the group
   int group;  // within the warp
   int64_t first_row, step;
   __device__ __forceinline__ explicit RowGroups(int width) {
-    const int64_t thread = static_cast<int64_t>(blockIdx.x) * kThreads + threadIdx.x;
-    lane = threadIdx.x % width;
-    group = threadIdx.x % kWarpSize / width;
-    first_row = thread / kWarpSize * (kWarpSize / width);
-    step = static_cast<int64_t>(gridDim.x) * (kThreads / width);
+    const int shift = log2_of_power_of_two(width);
+    const int64_t warp = (static_cast<int64_t>(blockIdx.x) * kThreads + threadIdx.x) / kWarpSize;
+    lane = threadIdx.x & (width - 1);
+    group = (threadIdx.x % kWarpSize) >> shift;
+    first_row = warp * (kWarpSize >> shift);
+    step = static_cast<int64_t>(gridDim.x) * (kThreads >> shift);
   }
 };
 

@@ -68,6 +68,7 @@ constexpr int kStreamUnroll = 4;           // "Streamed rows": packs per thread 
 constexpr int kStreamMinBlocks = 4;        // "Streamed rows": resident blocks per SM asked of the streamed kernels
 constexpr int64_t kStreamGroupMaxPasses = 2;  // "Streamed rows": most rows a group of the streamed short-row kernel takes
 constexpr int64_t kMaxGridBlocks = std::numeric_limits<int32_t>::max();  // the grid's x limit
+constexpr int64_t kMaxGridY = 65535;                                      // and its y limit
 
 // ---- Device side ----
 
@@ -140,10 +141,11 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
   // EXERCISE END
 }
 
-// y[r * splits + s] = sum of part s of row r, one block of kBlock threads per part (kSplit false:
-// splits == 1, a block per row, and the threads' stride is a constant: fewer registers). The parts
-// interleave: the row's splits * kBlock threads take its packs in turn, so the blocks of a split row
-// sweep it in address order together.
+// y[r * splits + s] = sum of part s of row r, block (s, r) of a (splits, rows) grid of kBlock threads
+// (kSplit false: splits == 1, a 1-D grid of a block per row, and the threads' stride is a constant:
+// fewer registers). Rows past the grid's limit loop. The parts interleave: the row's splits * kBlock threads take its
+// packs in turn, so the blocks of a split row sweep it in address order together. The grid's two axes
+// spare every block a 64-bit division before its first load.
 // Its registers allow kLongMinBlocks blocks of kThreads per SM: as many threads, whatever kBlock.
 template <class In, class Out, int kBlock, bool kSplit, class Load>
 __global__ void __launch_bounds__(kBlock, kLongMinBlocks * kThreads / kBlock)
@@ -152,12 +154,12 @@ __global__ void __launch_bounds__(kBlock, kLongMinBlocks * kThreads / kBlock)
   if constexpr (!kSplit) splits = 1;
   const Load load{};
   // EXERCISE(step 3): per (row, part) task: the block's threads take the row's packs in turn with thread_partial_sum (reading with load), block_reduce, thread 0 writes
-  for (int64_t task = blockIdx.x; task < rows * splits; task += gridDim.x) {
-    const int64_t row = task / splits, part = task % splits;
-    C sum = thread_partial_sum<kLongUnroll, C>(x + row * length, length, static_cast<int>(part) * kBlock + threadIdx.x,
+  const int part = kSplit ? blockIdx.x : 0;
+  for (int64_t row = kSplit ? blockIdx.y : blockIdx.x; row < rows; row += kSplit ? gridDim.y : gridDim.x) {
+    C sum = thread_partial_sum<kLongUnroll, C>(x + row * length, length, part * kBlock + static_cast<int>(threadIdx.x),
                                                static_cast<int>(splits) * kBlock, load);
     sum = block_reduce<kBlock>(sum, SumOp{});
-    if (threadIdx.x == 0) y[task] = convert<Out>(sum);
+    if (threadIdx.x == 0) y[row * splits + part] = convert<Out>(sum);
   }
   // EXERCISE END
 }
@@ -184,7 +186,7 @@ __device__ __forceinline__ void add_chunk(C &sum, const StreamChunk<T> &chunk) {
 // as many chunks (the warp's passes over its rows), so all reach the shuffles.
 template <class T, int kWidth, class Load>
 __global__ void __launch_bounds__(kThreads, kStreamMinBlocks)
-    sum_rows_streamed_by_group(const T *x, T *y, int64_t rows, int64_t length) {
+    sum_rows_streamed_by_group(const T *x, T *y, int64_t rows, int64_t length, int full_passes) {
   using C = ComputeType<T>;
   using Vec = Pack<T, kPackSize<T>>;
   constexpr int kSlicePacks = kWidth * kStreamUnroll;
@@ -192,7 +194,9 @@ __global__ void __launch_bounds__(kThreads, kStreamMinBlocks)
   const int packs = static_cast<int>(length / kPackSize<T>);  // (an int argument instead made half types spill)
   const RowGroups<kThreads> groups(kWidth);
   const int slices = (packs + kSlicePacks - 1) / kSlicePacks;
-  const int64_t passes = groups.first_row < rows ? (rows - groups.first_row + groups.step - 1) / groups.step : 0;
+  // The warp's passes over its rows: full_passes (rows / step, from the launch) or one more. No division
+  // here, before the first loads.
+  const int passes = full_passes + (groups.first_row + full_passes * groups.step < rows);
   struct Position {
     int64_t row;
     int slice;
@@ -338,9 +342,8 @@ template <int kBlock, bool kSplit, class Load, class In, class Out>
 oprt_status_t launch_row_blocks(const In *x, Out *y, int64_t rows, int64_t length, int64_t splits,
                                 oprt_stream_t stream) {
   constexpr auto kernel = sum_rows_by_block<In, Out, kBlock, kSplit, Load>;
-  int64_t wave = 0;
-  OPRT_RETURN_IF_ERROR((full_wave_blocks<kernel, kBlock>(&wave)));
-  const unsigned blocks = kSplit ? grid_for(rows * splits, wave) : block_per_task(rows);
+  const dim3 blocks = kSplit ? dim3(static_cast<unsigned>(splits), static_cast<unsigned>(std::min(rows, kMaxGridY)))
+                             : dim3(block_per_task(rows));
   kernel<<<blocks, kBlock, 0, to_stream(stream)>>>(x, y, rows, length, splits);
   return check_launch(kSplit ? "sum_rows_by_block (split rows)" : "sum_rows_by_block (a block per row)", blocks,
                       kBlock, 0);
@@ -402,7 +405,9 @@ oprt_status_t launch_short_rows_streamed(const T *x, T *y, int64_t rows, int64_t
     const int64_t tasks = ceil_div(rows, kThreads / width);  // blocks that take every row once
     if (tasks > kStreamGroupMaxPasses * wave) return launch_short_rows<EvictFirstLoad>(x, y, rows, length, stream);
     const unsigned blocks = balanced_grid(tasks, wave);
-    kernel<<<blocks, kThreads, 0, to_stream(stream)>>>(x, y, rows, length);
+    // rows / groups.step: at most kStreamGroupMaxPasses (an int)
+    const int full_passes = static_cast<int>(rows / (static_cast<int64_t>(blocks) * (kThreads / width)));
+    kernel<<<blocks, kThreads, 0, to_stream(stream)>>>(x, y, rows, length, full_passes);
     return check_launch("sum_rows_streamed_by_group (short rows)", blocks, kThreads, 0);
   });
 }
