@@ -10,7 +10,7 @@ sources=("$@")
 [ ${#sources[@]} -eq 0 ] && sources=(*.cu)
 for source in "${sources[@]}"; do
   name=$(basename "$source" .cu)
-  "$NVCC" -cubin -arch=sm_90 -O3 -std=c++17 -I../.. -I../../include -lineinfo -Xptxas -warn-spills \
+  "$NVCC" -cubin -arch=sm_90 -O3 -std=c++17 -I../.. -I../../include --expt-relaxed-constexpr -lineinfo -Xptxas -warn-spills \
     -o "build/$name.cubin" "$source"
   echo "built build/$name.cubin"
 done

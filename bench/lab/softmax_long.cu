@@ -365,6 +365,47 @@ __device__ __forceinline__ void creg_body(const T *__restrict__ x, T *__restrict
                                                CHUNK);
 }
 
+// ---- cpa: creg with QuACK's loads: the part goes global -> shared memory by cp.async (16 bytes a
+// copy, no registers held while in flight), then each thread reads back its own packs ----
+
+template <class T, int CL, int THREADS, int EPT, bool LOG>
+__device__ __forceinline__ void cpa_body(const T *__restrict__ x, T *__restrict__ y, long long cols, int *err) {
+  constexpr int P = Io<T>::P, NV = EPT / P, W = THREADS / 32, CHUNK = THREADS * EPT;
+  static_assert(EPT % P == 0 && EPT % 2 == 0, "whole packs");
+  extern __shared__ __align__(16) unsigned char staged[];
+  __shared__ float2 slots[CL * W];
+  __shared__ __align__(8) unsigned long long xbar;
+  if (cols != static_cast<long long>(CL) * CHUNK) {
+    if (threadIdx.x == 0) atomicExch(err, 2);
+    return;
+  }
+  if (threadIdx.x == 0) {
+    mbar_init(smem_addr(&xbar), 1);
+    fence_mbar_init();
+  }
+  cluster_arrive_relaxed();
+  const unsigned rank = cluster_rank();
+  const long long row = cluster_id_x();
+  const T *in = x + row * cols + static_cast<long long>(rank) * CHUNK;
+  const uint32_t base = smem_addr(staged) + threadIdx.x * 16;
+#pragma unroll
+  for (int j = 0; j < NV; ++j) {
+    asm volatile("cp.async.cg.shared.global.L2::128B [%0], [%1], 16;" ::"r"(base + j * THREADS * 16),
+                 "l"(in + (j * THREADS + threadIdx.x) * P)
+                 : "memory");
+  }
+  asm volatile("cp.async.wait_all;" ::: "memory");
+  float f[EPT];
+#pragma unroll
+  for (int j = 0; j < NV; ++j) Io<T>::unpack(ld_shared_v4(base + j * THREADS * 16), f + j * P);
+  const Stat mine = thread_stats<EPT, LOG>(f);
+  const Stat warp_stat = warp_allreduce(mine);
+  cluster_wait();
+  const Stat total = cluster_exchange<CL, W>(warp_stat, slots, smem_addr(&xbar), 0, rank, err);
+  normalize_store<T, THREADS, EPT, LOG, false>(f, mine.m, total, y + row * cols + static_cast<long long>(rank) * CHUNK,
+                                               CHUNK);
+}
+
 // ---- tma: persistent clusters, each block streams its part of its rows through an NS-stage ring ----
 
 template <class T, int CL, int THREADS, int EPT, int NS, bool LOG>
@@ -747,3 +788,47 @@ LAB_DTYPES(LIB_KERNELS)
   GX_KERNEL(gx_t256e32, sfx, T, 256, 32, 4, false)                                                               \
   GX_KERNEL(gx_t256e16, sfx, T, 256, 16, 4, false)
 LAB_DTYPES(NEW_KERNELS)
+
+// ---- session 6: QuACK's shapes (256 threads, 64 values each) and the library's cluster tier itself ----
+
+#define CPA_KERNEL(name, sfx, T, CL, THREADS, EPT, MINB, LOG)                                                    \
+  extern "C" __global__ void __cluster_dims__(CL, 1, 1) __launch_bounds__(THREADS, MINB)                        \
+      name##_##sfx(const T *x, T *y, long long cols, int *err) {                                                \
+    lab::cpa_body<T, CL, THREADS, EPT, LOG>(x, y, cols, err);                                                    \
+  }
+
+
+#include "ops/softmax/nvidia/cluster_rows.cuh"
+
+// The library's cluster tier (ops/softmax/nvidia/cluster_rows.cuh, softmax_part_in_cluster) at the
+// library's shape (libc8_t512: 512 threads, kPartPacks packs) and others; args (x, y, cols, chunk).
+#define LIBC_KERNEL(name, sfx, T, CL, THREADS, VALUES, MINB, LOG)                                                \
+  extern "C" __global__ void __cluster_dims__(CL, 1, 1) __launch_bounds__(THREADS, MINB)                        \
+      name##_##sfx(const T *x, T *y, long long cols, long long chunk) {                                          \
+    constexpr int P = 16 / sizeof(T);                                                                            \
+    oprt::gpu::softmax_detail::softmax_part_in_cluster<T, P, CL, THREADS, VALUES / P, LOG>(x, y, cols, chunk);   \
+  }
+
+// The same without __cluster_dims__ (args as LIBC_KERNEL): launched with a cluster attribute, as the library.
+#define LIBX_KERNEL(name, sfx, T, CL, THREADS, VALUES, MINB, LOG)                                                \
+  extern "C" __global__ void __launch_bounds__(THREADS, MINB)                                                   \
+      name##_##sfx(const T *x, T *y, long long cols, long long chunk) {                                          \
+    constexpr int P = 16 / sizeof(T);                                                                            \
+    oprt::gpu::softmax_detail::softmax_part_in_cluster<T, P, CL, THREADS, VALUES / P, LOG>(x, y, cols, chunk);   \
+  }
+
+#define SESSION6_KERNELS(sfx, T)                                                                                 \
+  CREG_KERNEL(creg8_t256, sfx, T, 8, 256, 64, 2, false)                                                          \
+  CREG_KERNEL(creg16_t256, sfx, T, 16, 256, 64, 2, false)                                                        \
+  CPA_KERNEL(cpa8_t256, sfx, T, 8, 256, 64, 2, false)                                                            \
+  CPA_KERNEL(cpa8_t512, sfx, T, 8, 512, 32, 2, false)                                                            \
+  CPA_KERNEL(cpa16_t256, sfx, T, 16, 256, 64, 2, false)                                                          \
+  LIBC_KERNEL(libc8_t512, sfx, T, 8, 512, 32, 2, false)                                                          \
+  LIBC_KERNEL(libc8_t512_log, sfx, T, 8, 512, 32, 2, true)                                                       \
+  LIBC_KERNEL(libc8_t256, sfx, T, 8, 256, 64, 2, false)                                                          \
+  LIBC_KERNEL(libc8_t1024, sfx, T, 8, 1024, 16, 1, false)                                                        \
+  LIBC_KERNEL(libc16_t256, sfx, T, 16, 256, 64, 2, false)                                                        \
+  LIBC_KERNEL(libc16_t512, sfx, T, 16, 512, 32, 2, false)                                                       \
+  LIBX_KERNEL(libx8_t512, sfx, T, 8, 512, 32, 2, false)                                                          \
+  LIBX_KERNEL(libx16_t512, sfx, T, 16, 512, 32, 2, false)
+LAB_DTYPES(SESSION6_KERNELS)

@@ -25,6 +25,7 @@ HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 NAME = "softmax_long"
+NAME_SUFFIX = ""
 DRY = "--dry" in sys.argv
 ONLY = None
 if "--only" in sys.argv:
@@ -54,9 +55,10 @@ class I64(int):
 class Launch:
     """One kernel launch: args are buffer names ('x', 'y', 'err', 'ws', 'counters', 'stats') or I32/I64."""
 
-    def __init__(self, kernel, grid, block, shared=0, args=(), cluster=1, coop=False, min_blocks=1):
+    def __init__(self, kernel, grid, block, shared=0, args=(), cluster=1, coop=False, min_blocks=1, ex=False):
         self.kernel, self.grid, self.block, self.shared, self.args = kernel, grid, block, shared, args
         self.cluster, self.coop, self.min_blocks = cluster, coop, min_blocks
+        self.ex = ex  # cuLaunchKernelEx with a cluster-dimension attribute (the library's way), not __cluster_dims__
 
     def describe(self):
         return "%s grid=%d block=%d cluster=%d shared=%d%s" % (
@@ -149,6 +151,63 @@ def gx(threads, ept, parts, base, min_blocks):
     return plan
 
 
+def cpa(cl, threads, ept, base, min_blocks):
+    """creg with QuACK's loads (cp.async into shared memory, then registers): the part in dynamic shared memory."""
+    def plan(rows, cols, dt, log, env):
+        chunk = threads * ept
+        if cols != cl * chunk:
+            raise Skip("needs cols == %d * %d" % (cl, chunk))
+        return Plan([Launch("%s_%s" % (base, SFX[dt]), rows * cl, threads, chunk * ITEM[dt], ("x", "y", I64(cols), "err"),
+                            cluster=cl, min_blocks=min_blocks)],
+                    note="part %d, %d blocks" % (chunk, rows * cl))
+    return plan
+
+
+def libc(cl, threads, values, base, min_blocks):
+    """The library's cluster tier (cluster_rows.cuh, softmax_part_in_cluster) at a cluster / block shape."""
+    def plan(rows, cols, dt, log, env):
+        p = 16 // ITEM[dt]
+        chunk = ceil_div(ceil_div(cols, cl), p) * p
+        if chunk > threads * values:
+            raise Skip("part %d > %d" % (chunk, threads * values))
+        return Plan([Launch("%s_%s" % (base, SFX[dt]), rows * cl, threads, 0, ("x", "y", I64(cols), I64(chunk)),
+                            cluster=cl, min_blocks=min_blocks)],
+                    note="part %d, %d blocks" % (chunk, rows * cl))
+    return plan
+
+
+def libx(cl, threads, values, base, min_blocks):
+    """libc without __cluster_dims__, launched as the library does: cuLaunchKernelEx, cluster attribute."""
+    def plan(rows, cols, dt, log, env):
+        p = libc(cl, threads, values, base, min_blocks)(rows, cols, dt, log, env)
+        p.launches[0].ex = True
+        return p
+    return plan
+
+
+SESSION6_128 = [
+    ("creg8_t512", creg(8, 512, 32, "creg8_t512", 2)),
+    ("creg8_t256", creg(8, 256, 64, "creg8_t256", 2)),
+    ("cpa8_t256", cpa(8, 256, 64, "cpa8_t256", 2)),
+    ("cpa8_t512", cpa(8, 512, 32, "cpa8_t512", 2)),
+    ("libc8_t512", libc(8, 512, 32, "libc8_t512", 2)),
+    ("libc8_t256", libc(8, 256, 64, "libc8_t256", 2)),
+    ("libc8_t1024", libc(8, 1024, 16, "libc8_t1024", 1)),
+    ("libx8_t512", libx(8, 512, 32, "libx8_t512", 2)),
+]
+SESSION6_LOG_128 = [
+    ("creg8_t512", creg(8, 512, 32, "creg8_t512_log", 2)),
+    ("libc8_t512", libc(8, 512, 32, "libc8_t512_log", 2)),
+]
+SESSION6_16 = [
+    ("gx32_t256", gx(256, 32, 32, "gx_t256e32", 4)),
+    ("creg16_t256", creg(16, 256, 64, "creg16_t256", 2)),
+    ("cpa16_t256", cpa(16, 256, 64, "cpa16_t256", 2)),
+    ("libc16_t256", libc(16, 256, 64, "libc16_t256", 2)),
+    ("libc16_t512", libc(16, 512, 32, "libc16_t512", 2)),
+    ("libx16_t512", libx(16, 512, 32, "libx16_t512", 2)),
+]
+
 SOFTMAX_128 = [
     ("lib_cluster8", lib_cluster8),
     ("creg8_t512", creg(8, 512, 32, "creg8_t512", 2)),
@@ -189,6 +248,13 @@ ROWS = [
     ("softmax", "16x262144", 16, 262144, False, SOFTMAX_16),
     ("softmax", "1x1048576", 1, 1048576, False, SOFTMAX_1),
 ]
+if "--session6" in sys.argv:  # the sixth session's candidates only (bench/results/lab/lab-softmax_long-session6.*)
+    NAME_SUFFIX = "-session6"
+    ROWS = [
+        ("softmax", "128x131072", 128, 131072, False, SESSION6_128),
+        ("log_softmax", "128x131072 log=True", 128, 131072, True, SESSION6_LOG_128),
+        ("softmax", "16x262144", 16, 262144, False, SESSION6_16),
+    ]
 
 
 # ---- environment: the device (or the H200's numbers for --dry) ----
@@ -269,6 +335,22 @@ class GpuEnv:
             print("  max active clusters query failed for %s (%s); assuming %d" % (name, e, assumed))
             return assumed
 
+    def ex_launch(self, kernel, launch, values, stream):
+        """cuLaunchKernelEx with CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION (4): how the library launches its cluster tier."""
+        holders = [ctypes.c_uint64(v.data_ptr()) if isinstance(v, self.torch.Tensor) else
+                   (ctypes.c_int32(int(v)) if isinstance(v, np.int32) else ctypes.c_int64(int(v))) for v in values]
+        params = (ctypes.c_void_p * len(holders))(*[ctypes.cast(ctypes.pointer(h), ctypes.c_void_p) for h in holders])
+
+        class Attribute(ctypes.Structure):
+            _fields_ = [("id", ctypes.c_int), ("pad", ctypes.c_int), ("x", ctypes.c_uint), ("y", ctypes.c_uint),
+                        ("z", ctypes.c_uint), ("rest", ctypes.c_char * 52)]
+        attribute = Attribute(4, 0, launch.cluster, 1, 1)
+        config = CUlaunchConfig(launch.grid, 1, 1, launch.block, 1, 1, launch.shared, ctypes.c_void_p(stream),
+                                ctypes.cast(ctypes.pointer(attribute), ctypes.c_void_p), 1)
+        rc = self.libcuda.cuLaunchKernelEx(ctypes.byref(config), ctypes.c_void_p(self.fptr(kernel)), params, None)
+        if rc != 0:
+            raise RuntimeError("cuLaunchKernelEx failed: CUresult %d" % rc)
+
     def coop_launch(self, kernel, launch, values, stream):
         holders = []
         for v in values:
@@ -315,7 +397,9 @@ class GpuEnv:
         def run():
             stream = torch.cuda.current_stream().cuda_stream
             for kernel, launch, values in calls:
-                if launch.coop:
+                if launch.ex:
+                    self.ex_launch(kernel, launch, values, stream)
+                elif launch.coop:
                     self.coop_launch(kernel, launch, values, stream)
                 else:
                     kernel.launch(launch.grid, launch.block, *values, shared=launch.shared)
@@ -465,7 +549,7 @@ def main():
         summary(results)
         print("device queries:", env.info)
         try:
-            lab.save(NAME, results, {"env": env.info})
+            lab.save(NAME + NAME_SUFFIX, results, {"env": env.info})
         except Exception:  # noqa: BLE001 -- e.g. a dead context: still keep the rows
             import json
             import os
