@@ -14,16 +14,50 @@
 //   mailbox.send(value, slot, rank);   // into block `rank`'s slot `slot` (any thread, any number)
 //   const V *all = mailbox.receive();  // every thread: waits for the kSlots values
 // A block may exit once it has received: every value sent to it has landed, and the values it sent
-// are in the receivers' shared memory, which stays until they have received.
+// are in the receivers' shared memory, which stays until they have received. A block that only sends
+// (receives nothing) may exit once it has sent.
+//
+// Also here, for every cluster kernel: OPRT_CLUSTER_DIMS (a cluster size compiled in, only into sm_90
+// code) and hopper_code_loaded (whether the device runs a kernel from sm_90 code, so that the
+// dispatcher never launches the trapping body that older architectures get).
 #ifndef OPS_COMMON_CUDA_DIALECT_CLUSTER_MAILBOX_CUH_
 #define OPS_COMMON_CUDA_DIALECT_CLUSTER_MAILBOX_CUH_
 
 #include <cstdint>
 #include <cstring>
 
+#include "ops/common/cuda_dialect/runtime_api.h"
+
 namespace oprt::gpu {
 
 #if defined(__CUDACC__) && !defined(__MACACC__)
+
+// A cluster of `blocks` blocks along x, compiled into the kernel: launched with the size as a launch
+// attribute instead, the softmax cluster kernel ran 0.3-0.7 us slower (bench/lab softmax_long,
+// session 6: libc against libx). nvcc rejects the attribute in code for older architectures, which
+// have a trapping body instead.
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
+#define OPRT_CLUSTER_DIMS(blocks) __cluster_dims__(blocks, 1, 1)
+#else
+#define OPRT_CLUSTER_DIMS(blocks)
+#endif
+
+// Whether the current device runs kKernel from code compiled for sm_90 or newer (PTX version >= 90):
+// only such code has a cluster kernel's body. False for a build without sm_90 code (cuda_archs=80 or
+// 89), for compute_80 PTX JIT-compiled on an H200 (its __CUDA_ARCH__ was 800), and on devices below
+// sm_90 (they cannot load sm_90 code). Asked once per device and kernel.
+template <auto kKernel>
+Error query_hopper_code(int, bool *has) {
+  OPRT_GPU(FuncAttributes) attributes = {};
+  const Error error = OPRT_GPU(FuncGetAttributes)(&attributes, reinterpret_cast<const void *>(kKernel));
+  *has = error == OPRT_GPU(Success) && attributes.ptxVersion >= 90;
+  return error;
+}
+
+template <auto kKernel>
+oprt_status_t hopper_code_loaded(bool *loaded, const char *what) {
+  return once_per_device<bool, query_hopper_code<kKernel>>(loaded, what);
+}
 
 __device__ __forceinline__ uint32_t shared_address(const void *pointer) {
   return static_cast<uint32_t>(__cvta_generic_to_shared(pointer));
@@ -47,7 +81,7 @@ __device__ __forceinline__ void cluster_wait() { asm volatile("barrier.cluster.w
 
 template <class V, int kSlots>
 struct ClusterMailbox {
-  static_assert(sizeof(V) == 8 || sizeof(V) == 16, "st.async sends 8 or 16 bytes here");
+  static_assert(sizeof(V) == 4 || sizeof(V) == 8 || sizeof(V) == 16, "st.async sends 4, 8 or 16 bytes here");
   V slots[kSlots];
   uint64_t arrived;  // the mbarrier: one arrival (thread 0's, with the bytes expected) plus the bytes
 
@@ -68,7 +102,11 @@ struct ClusterMailbox {
     asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote_slot) : "r"(shared_address(&slots[slot])), "r"(rank));
     asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote_arrived) : "r"(shared_address(&arrived)), "r"(rank));
     memcpy(words, &value, sizeof(V));
-    if constexpr (sizeof(V) == 8) {
+    if constexpr (sizeof(V) == 4) {
+      asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.b32 [%0], %1, [%2];" ::"r"(remote_slot),
+                   "r"(words[0]), "r"(remote_arrived)
+                   : "memory");
+    } else if constexpr (sizeof(V) == 8) {
       asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.v2.b32 [%0], {%1, %2}, [%3];" ::"r"(remote_slot),
                    "r"(words[0]), "r"(words[1]), "r"(remote_arrived)
                    : "memory");

@@ -51,22 +51,23 @@ __device__ __forceinline__ void softmax_part_in_cluster(const T *x, T *y, int64_
   part.store(reinterpret_cast<Vec *>(y + row * cols + begin), packs, warp_reduce(total, combine), kLog);
 }
 
-// The cluster's size is compiled in (__cluster_dims__): launched with it as a launch attribute instead,
-// the kernel ran 0.3-0.7 us slower (lab softmax_long, session 6: libc against libx). nvcc rejects the
-// attribute in code for older architectures, which have the trapping body.
-#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
-#define OPRT_SOFTMAX_CLUSTER_DIMS __cluster_dims__(kClusterBlocks, 1, 1)
-#else
-#define OPRT_SOFTMAX_CLUSTER_DIMS
-#endif
+// A block's threads: half types hold a part of kPartLength<T, kClusterThreads> in half as many threads,
+// 64 values each (fewer, longer-running blocks were faster for them; f32 the other way round).
+template <class T>
+constexpr int kClusterBlockThreads = sizeof(T) == 2 ? kClusterHalfThreads : kClusterThreads;
+
+// Packs of P each thread holds: every dtype's block holds the same part length.
+template <class T, int P>
+constexpr int kClusterPartPacks = static_cast<int>(kPartLength<T, kClusterThreads> / kClusterBlockThreads<T> / P);
 
 template <class T, int P, bool kLog = false>
-__global__ void OPRT_SOFTMAX_CLUSTER_DIMS __launch_bounds__(kClusterThreads, kClusterMinBlocks)
+__global__ void OPRT_CLUSTER_DIMS(kClusterBlocks) __launch_bounds__(kClusterBlockThreads<T>, kClusterMinBlocks)
     softmax_rows_in_cluster(const T *x, T *y, int64_t cols, int64_t chunk) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
   __trap();  // no clusters before sm_90; the dispatcher does not launch this kernel there
 #else
-  softmax_part_in_cluster<T, P, kClusterBlocks, kClusterThreads, kPartPacks<T, P>, kLog>(x, y, cols, chunk);
+  softmax_part_in_cluster<T, P, kClusterBlocks, kClusterBlockThreads<T>, kClusterPartPacks<T, P>, kLog>(x, y, cols,
+                                                                                                      chunk);
 #endif
 }
 #endif

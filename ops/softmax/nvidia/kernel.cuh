@@ -38,6 +38,7 @@
 #include "cluster_rows.cuh"
 #include "columns.cuh"
 #include "grid_rows.cuh"
+#include "ops/common/cuda_dialect/cluster_mailbox.cuh"
 #include "ops/common/cuda_dialect/dtype.cuh"
 #include "ops/common/cuda_dialect/reduce.cuh"
 #include "ops/common/cuda_dialect/runtime_api.h"
@@ -136,22 +137,10 @@ oprt_status_t grid_tier_resident_blocks(int64_t *blocks) {
   return full_wave_blocks<softmax_rows_across_grid<T, P>, kGridThreads>(blocks);
 }
 
-// Whether the current device runs kKernel from code compiled for sm_90 or newer (PTX version >= 90):
-// only such code has the cluster kernel's body. False for a build without sm_90 code (cuda_archs=80 or
-// 89), for compute_80 PTX JIT-compiled on an H200 (its __CUDA_ARCH__ was 800), and on devices below
-// sm_90 (they cannot load sm_90 code). Asked once per device and kernel.
-template <auto kKernel>
-Error query_hopper_code(int, bool *has) {
-  OPRT_GPU(FuncAttributes) attributes = {};
-  const Error error = OPRT_GPU(FuncGetAttributes)(&attributes, reinterpret_cast<const void *>(kKernel));
-  *has = error == OPRT_GPU(Success) && attributes.ptxVersion >= 90;
-  return error;
-}
-
 template <class T, int P>
 oprt_status_t cluster_tier_available(bool *available) {
-  return once_per_device<bool, query_hopper_code<softmax_rows_in_cluster<T, P>>>(
-      available, "querying the architecture of softmax's cluster kernel");
+  return hopper_code_loaded<softmax_rows_in_cluster<T, P>>(available,
+                                                          "querying the architecture of softmax's cluster kernel");
 }
 #endif
 template <class T, int P>
@@ -194,7 +183,7 @@ inline ClusterColumnShape cluster_column_shape(const SoftmaxPlan &plan, int pack
 
 template <class T>
 oprt_status_t cluster_columns_available(bool *available) {
-  return once_per_device<bool, query_hopper_code<softmax_columns_in_cluster<T>>>(
+  return hopper_code_loaded<softmax_columns_in_cluster<T>>(
       available, "querying the architecture of softmax's cluster column kernel");
 }
 
@@ -479,8 +468,8 @@ oprt_status_t launch_rows_in_cluster(const T *x, T *y, int64_t rows, int64_t col
                                      oprt_stream_t stream) {
   const auto kernel = log ? softmax_rows_in_cluster<T, P, true> : softmax_rows_in_cluster<T, P, false>;
   const unsigned blocks = static_cast<unsigned>(rows * kClusterBlocks);
-  kernel<<<blocks, kClusterThreads, 0, to_stream(stream)>>>(x, y, cols, chunk);
-  return check_launch("softmax_rows_in_cluster", blocks, kClusterThreads, 0);
+  kernel<<<blocks, kClusterBlockThreads<T>, 0, to_stream(stream)>>>(x, y, cols, chunk);
+  return check_launch("softmax_rows_in_cluster", blocks, kClusterBlockThreads<T>, 0);
 }
 #endif
 
