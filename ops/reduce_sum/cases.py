@@ -103,6 +103,8 @@ CASES = (
         Case(shapes=((300, 1536),), attrs=_attrs(-1)),
         Case(shapes=((25000, 128),), attrs=_attrs(-1)),
         Case(shapes=((256, 10000),), attrs=_attrs(-1), dtypes=("float32", "float16")),
+        # the cluster tier (sm_90): rows of odd length (rows 1, 2, ... and their parts start misaligned)
+        Case(shapes=((136, 30001),), fill="uniform", attrs=_attrs(-1)),
     ]
 )
 

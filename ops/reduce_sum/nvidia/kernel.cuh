@@ -11,7 +11,10 @@
 //     too few rows to fill the device (outer == 1: a full sum), each row is cut into `splits`
 //     interleaved parts, one block each (up to kSplitWaves waves of blocks, each thread with at least
 //     kSplitMinPacks packs), whose sums land in the workspace as [outer, splits] and are then summed
-//     as rows again.
+//     as rows again. On sm_90 code, rows that would be split but are enough for a cluster of
+//     kClusterBlocks blocks each to give every SM kClusterFillBlocksPerSM blocks take one kernel
+//     instead: a cluster per row, the parts' sums added in block 0 of the cluster
+//     (sum_rows_in_cluster), no partials.
 //     Streamed tiers replace two of these where every row starts 16-byte aligned and is whole packs
 //     (f32 and half types): short rows that one wave of groups takes in at most kStreamGroupMaxPasses
 //     rows per group, and rows of at least kThreads * kStreamUnroll packs, a block each. A thread of
@@ -34,6 +37,7 @@
 #include <type_traits>
 
 #include "ops/common/cuda_dialect/cache_policy.cuh"
+#include "ops/common/cuda_dialect/cluster_mailbox.cuh"
 #include "ops/common/cuda_dialect/dtype.cuh"
 #include "ops/common/cuda_dialect/reduce.cuh"
 #include "ops/common/cuda_dialect/runtime_api.h"
@@ -67,6 +71,9 @@ constexpr int64_t kEvictFirstMaxBytes = int64_t{256} << 20;  // "Evict-first loa
 constexpr int kStreamUnroll = 4;           // "Streamed rows": packs per thread in a chunk (two chunks in flight)
 constexpr int kStreamMinBlocks = 4;        // "Streamed rows": resident blocks per SM asked of the streamed kernels
 constexpr int64_t kStreamGroupMaxPasses = 2;  // "Streamed rows": most rows a group of the streamed short-row kernel takes
+constexpr int kClusterBlocks = 8;          // "Rows in a cluster": blocks per row of the cluster tier (the portable maximum)
+constexpr int kClusterThreads = 256;       // "Rows in a cluster": threads of its blocks
+constexpr int kClusterFillBlocksPerSM = 4; // "Rows in a cluster": fewest blocks per SM it takes (16 rows were slower)
 constexpr int64_t kMaxGridBlocks = std::numeric_limits<int32_t>::max();  // the grid's x limit
 constexpr int64_t kMaxGridY = 65535;                                      // and its y limit
 
@@ -163,6 +170,41 @@ __global__ void __launch_bounds__(kBlock, kLongMinBlocks * kThreads / kBlock)
   }
   // EXERCISE END
 }
+
+#if !defined(__MACACC__)
+// y[r] = sum of row r, cluster r of kClusterBlocks blocks of kClusterThreads (NVIDIA, sm_90 and newer):
+// block `rank` sums part `rank` of the row, [rank * chunk, (rank + 1) * chunk) with chunk whole packs
+// (so the parts of an aligned row start aligned), and sends its sum to block 0's mailbox
+// (cluster_mailbox.cuh), which adds the parts in rank order and writes y[r]. Where split rows take two
+// kernels and partials in the workspace, this is one kernel. Code for older architectures has a
+// trapping body; the dispatcher launches this kernel only where hopper_code_loaded says it may.
+template <class T, class Load>
+__global__ void OPRT_CLUSTER_DIMS(kClusterBlocks) __launch_bounds__(kClusterThreads)
+    sum_rows_in_cluster(const T *x, T *y, int64_t length, int64_t chunk) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+  __trap();  // no clusters before sm_90; the dispatcher does not launch this kernel there
+#else
+  using C = ComputeType<T>;
+  __shared__ ClusterMailbox<C, kClusterBlocks> mailbox;
+  mailbox.open();
+  const unsigned rank = cluster_block_rank();
+  const int64_t row = cluster_index(), begin = rank * chunk;
+  const int n = static_cast<int>(std::max<int64_t>(0, std::min(chunk, length - begin)));
+  C sum = thread_partial_sum<kLongUnroll, C, int>(x + row * length + begin, n, static_cast<int>(threadIdx.x),
+                                                  kClusterThreads, Load{});
+  sum = block_reduce<kClusterThreads>(sum, SumOp{});
+  cluster_wait();  // block 0's mailbox is open
+  if (threadIdx.x == 0) mailbox.send(sum, static_cast<int>(rank), 0);
+  if (rank == 0 && threadIdx.x == 0) {
+    const C *parts = mailbox.receive();
+    C total = parts[0];
+#pragma unroll
+    for (int b = 1; b < kClusterBlocks; ++b) total += parts[b];
+    y[row] = convert<T>(total);
+  }
+#endif
+}
+#endif
 
 // ---- Streamed rows (x 16-byte aligned, rows of `length` elements in whole packs; T is f32 or a half type) ----
 // A thread takes its packs in chunks of kStreamUnroll and loads the next chunk before it sums the
@@ -469,6 +511,31 @@ oprt_status_t row_splits(int64_t rows, int64_t length, int64_t *splits) {
   return OPRT_STATUS_SUCCESS;
 }
 
+#if !defined(__MACACC__)
+// Whether rows that split rows would cut into parts take the cluster tier instead: the clusters give
+// every SM at least kClusterFillBlocksPerSM blocks, the parts' lengths fit an int, and the device runs
+// the kernel from sm_90 code.
+template <class T, class Load>
+oprt_status_t rows_fill_clusters(int64_t rows, int64_t length, int sm_count, bool *fill) {
+  *fill = false;
+  const bool enough = rows * kClusterBlocks >= int64_t{kClusterFillBlocksPerSM} * sm_count &&
+                      rows <= kMaxGridBlocks / kClusterBlocks &&
+                      length / kClusterBlocks < std::numeric_limits<int32_t>::max() - kVectorBytes;
+  if (!enough) return OPRT_STATUS_SUCCESS;
+  return hopper_code_loaded<sum_rows_in_cluster<T, Load>>(fill,
+                                                          "querying the architecture of reduce_sum's cluster kernel");
+}
+
+// A cluster of kClusterBlocks blocks per row, each summing `chunk` elements of it.
+template <class Load, class T>
+oprt_status_t launch_rows_in_cluster(const T *x, T *y, int64_t rows, int64_t length, oprt_stream_t stream) {
+  const int64_t chunk = ceil_div(ceil_div(length, int64_t{kClusterBlocks}), int64_t{kPackSize<T>}) * kPackSize<T>;
+  const unsigned blocks = static_cast<unsigned>(rows * kClusterBlocks);
+  sum_rows_in_cluster<T, Load><<<blocks, kClusterThreads, 0, to_stream(stream)>>>(x, y, length, chunk);
+  return check_launch("sum_rows_in_cluster", blocks, kClusterThreads, 0);
+}
+#endif
+
 // y[r] = sum of row r of x ([rows, length], length >= 2); `partials` holds max_row_splits(rows, length)
 // compute-type values.
 template <class T>
@@ -479,6 +546,13 @@ oprt_status_t sum_rows(const T *x, T *y, int64_t rows, int64_t length, void *par
     int64_t splits = 1;
     OPRT_RETURN_IF_ERROR((row_splits<T, Load>(rows, length, &splits)));
     if (splits == 1) return launch_rows<Load>(x, y, rows, length, stream);
+#if !defined(__MACACC__)
+    DeviceLimits limits = {};
+    OPRT_RETURN_IF_ERROR(device_limits(&limits));
+    bool clusters = false;
+    OPRT_RETURN_IF_ERROR((rows_fill_clusters<T, Load>(rows, length, limits.sm_count, &clusters)));
+    if (clusters) return launch_rows_in_cluster<Load>(x, y, rows, length, stream);
+#endif
     C *sums = static_cast<C *>(partials);
     OPRT_RETURN_IF_ERROR((launch_row_blocks<kThreads, true, Load>(x, sums, rows, length, splits, stream)));
     return launch_rows<PlainLoad>(static_cast<const C *>(sums), y, rows, splits, stream);
