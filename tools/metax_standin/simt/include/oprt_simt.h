@@ -284,14 +284,14 @@ inline std::mutex &launch_mutex() {
 
 inline int max_dynamic_shared_bytes();  // the emulated device's opt-in limit (oprt_simt_runtime.h)
 
-// Runs kernel(args...) over grid.x blocks of block.x threads (1-D grids and blocks only), one launch at
-// a time in the process. Fails on an empty grid or block, or more dynamic shared memory than the device
+// Runs kernel(args...) over grid.x * grid.y blocks of block.x threads (1-D or 2-D grids, 1-D blocks; the
+// blocks in x-fastest order, as a device numbers them), one launch at a time in the process. Fails on an empty grid or block, or more dynamic shared memory than the device
 // has (a real device would refuse the launch).
 template <class Kernel, class... Args>
 void launch(dim3 grid, dim3 block, size_t dynamic_shared_bytes, Kernel kernel, Args... args) {
   std::lock_guard<std::mutex> lock(launch_mutex());
-  if (grid.y * grid.z != 1 || block.y * block.z != 1) fatal("only 1-D grids and blocks are emulated");
-  if (grid.x == 0) fatal("launch with an empty grid");
+  if (grid.z != 1 || block.y * block.z != 1) fatal("only 1-D and 2-D grids and 1-D blocks are emulated");
+  if (grid.x == 0 || grid.y == 0) fatal("launch with an empty grid");
   if (block.x == 0 || block.x > 1024) fatal("block of " + std::to_string(block.x) + " threads");
   if (dynamic_shared_bytes > static_cast<size_t>(max_dynamic_shared_bytes())) {
     fatal("launch with " + std::to_string(dynamic_shared_bytes) + " bytes of dynamic shared memory, more than the " +
@@ -302,9 +302,11 @@ void launch(dim3 grid, dim3 block, size_t dynamic_shared_bytes, Kernel kernel, A
   s.block_dim = block;
   s.dynamic_shared.assign(dynamic_shared_bytes + 16, 0);
   s.body = [&] { kernel(args...); };
-  for (unsigned b = 0; b < grid.x; ++b) {
-    s.block_idx = dim3(b, 0, 0);
-    run_block(block.x);
+  for (unsigned by = 0; by < grid.y; ++by) {
+    for (unsigned bx = 0; bx < grid.x; ++bx) {
+      s.block_idx = dim3(bx, by, 0);
+      run_block(block.x);
+    }
   }
   s.body = nullptr;
 }
