@@ -516,9 +516,11 @@ oprt_status_t row_splits(int64_t rows, int64_t length, int64_t *splits) {
 // every SM at least kClusterFillBlocksPerSM blocks, the parts' lengths fit an int, and the device runs
 // the kernel from sm_90 code.
 template <class T, class Load>
-oprt_status_t rows_fill_clusters(int64_t rows, int64_t length, int sm_count, bool *fill) {
+oprt_status_t rows_fill_clusters(int64_t rows, int64_t length, bool *fill) {
   *fill = false;
-  const bool enough = rows * kClusterBlocks >= int64_t{kClusterFillBlocksPerSM} * sm_count &&
+  DeviceLimits limits = {};
+  OPRT_RETURN_IF_ERROR(device_limits(&limits));
+  const bool enough = rows * kClusterBlocks >= int64_t{kClusterFillBlocksPerSM} * limits.sm_count &&
                       rows <= kMaxGridBlocks / kClusterBlocks &&
                       length / kClusterBlocks < std::numeric_limits<int32_t>::max() - kVectorBytes;
   if (!enough) return OPRT_STATUS_SUCCESS;
@@ -547,10 +549,8 @@ oprt_status_t sum_rows(const T *x, T *y, int64_t rows, int64_t length, void *par
     OPRT_RETURN_IF_ERROR((row_splits<T, Load>(rows, length, &splits)));
     if (splits == 1) return launch_rows<Load>(x, y, rows, length, stream);
 #if !defined(__MACACC__)
-    DeviceLimits limits = {};
-    OPRT_RETURN_IF_ERROR(device_limits(&limits));
     bool clusters = false;
-    OPRT_RETURN_IF_ERROR((rows_fill_clusters<T, Load>(rows, length, limits.sm_count, &clusters)));
+    OPRT_RETURN_IF_ERROR((rows_fill_clusters<T, Load>(rows, length, &clusters)));
     if (clusters) return launch_rows_in_cluster<Load>(x, y, rows, length, stream);
 #endif
     C *sums = static_cast<C *>(partials);

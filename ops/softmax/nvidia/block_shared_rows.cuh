@@ -12,7 +12,7 @@
 
 namespace oprt::gpu::softmax_detail {
 
-// ---- A row (or a part of one) cached in shared memory by a block ----
+// ---- A row cached in shared memory by a block ----
 // Thread t of the block only ever touches packs t, t + kBlockThreads, ... of the cache, so the
 // passes need no barrier of their own.
 
