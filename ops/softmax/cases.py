@@ -124,11 +124,12 @@ CASES = (
     ] + [
         Case(shapes=(s,), attrs=_attrs(-1, log), scale=SCALE, device_only=True, dtypes=dtypes)
         for s, dtypes in (((1, 1 << 20), testing.DTYPES), ((40, 122887), ("float32", "float16"))) for log in LOGS
-    ] + [  # a non-last axis in 16-byte packs: the cluster column tier on NVIDIA (sm_90; clusters of 2, 3 and 7
-        # blocks on an H200), tiles past inner's end, outer > 1, special values (dim 96 and 64 leave some
-        # columns without a NaN), in place
+    ] + [  # a non-last axis in 16-byte packs: the cluster column tier on NVIDIA (sm_90; clusters of 1, 2, 4
+        # and 8 blocks on an H200: 40x25600 takes 1, 96x64 4), tiles past inner's end, narrow tiles (inner 16:
+        # 2 or 4 lanes), outer > 1, special values (dim 96 and 64 leave some columns without a NaN), in place
         Case(shapes=(s,), attrs=_attrs(a, log), fill=fill, scale=SCALE)
-        for s, a in (((96, 64), 0), ((3, 64, 40), 1), ((600, 72), 0), ((2, 1100, 64), 1))
+        for s, a in (((96, 64), 0), ((3, 64, 40), 1), ((600, 72), 0), ((2, 1100, 64), 1), ((2, 300, 16), 1),
+                     ((40, 25600), 0))
         for log in LOGS for fill in ("normal", "specials")
     ] + [Case(shapes=((600, 72),), out=0, attrs=_attrs(0, log), scale=SCALE) for log in LOGS] + [
         # the lab's 4096x4096 tiles: 8 blocks of 16 packs per thread (log_softmax: 4096x1024 above)

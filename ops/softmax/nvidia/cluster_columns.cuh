@@ -4,9 +4,9 @@
 // along dim over the blocks of a cluster. Each block copies its rows of the tile into shared memory
 // with cp.async (all of a thread's copies in flight at once, in kClusterColumnCopyGroups groups so the
 // max starts on the first), folds them into per-column (max, sum of exponentials) stats, combines them
-// over its threads (combine_over_block) and then over the cluster's blocks through distributed shared
-// memory in rank order (so every block gets the same bits), and writes its rows of y from shared memory
-// with streaming stores. NVIDIA only (MACA has no clusters), and sm_90 or newer, as cluster_rows.cuh:
+// over its threads and then over the cluster's blocks through a mailbox (cluster_mailbox.cuh: st.async
+// into every block's shared memory, folded in rank order so every block gets the same bits), and
+// writes its rows of y from shared memory with streaming stores. NVIDIA only (MACA has no clusters), and sm_90 or newer, as cluster_rows.cuh:
 // code compiled for an older architecture has an empty, trapping body here, and the dispatcher never
 // picks this tier where the loaded code is such (kernel.cuh: cluster_columns_available).
 #ifndef OPS_SOFTMAX_NVIDIA_CLUSTER_COLUMNS_CUH_
@@ -17,14 +17,11 @@
 #include <cstdint>
 
 #include "columns.cuh"
+#include "ops/common/cuda_dialect/cluster_mailbox.cuh"
 #include "ops/common/cuda_dialect/dtype.cuh"
 #include "ops/common/cuda_dialect/reduce.cuh"
 #include "row_math.cuh"
 #include "tuning.cuh"
-
-#if !defined(__MACACC__)
-#include <cooperative_groups.h>
-#endif
 
 namespace oprt::gpu::softmax_detail {
 
@@ -32,11 +29,16 @@ namespace oprt::gpu::softmax_detail {
 // Lanes along inner: 16-byte packs across one tile row of kColumnSegmentBytes (fewer for a narrow inner).
 constexpr int kClusterColumnLanes = kColumnSegmentBytes / kVectorBytes;
 
-// Static shared memory of softmax_columns_in_cluster (combine_over_block's slots, the block's stats and
-// the column totals), which its launch adds to the dynamic tile.
+// Columns of a tile of the widest shape (a tile row of kColumnSegmentBytes).
 template <class T>
+constexpr int kClusterColumnTile = kClusterColumnLanes * kPackSize<T>;
+
+// Static shared memory of softmax_columns_in_cluster (the warps' stats, the columns' Normalizer and the
+// mailbox), which its launch adds to the dynamic tile.
+template <class T, int kBlocks>
 constexpr size_t kClusterColumnStaticBytes =
-    (kThreads / kWarpSize + 2) * kClusterColumnLanes * kPackSize<T> * sizeof(RowStats<ComputeType<T>>);
+    (kThreads / kWarpSize + kBlocks) * kClusterColumnTile<T> * sizeof(RowStats<ComputeType<T>>) +
+    2 * kClusterColumnTile<T> * sizeof(ComputeType<T>) + sizeof(uint64_t);
 
 // cp.async of a 16-byte pack from global into shared memory, cached in L2 only (x is read once).
 __device__ __forceinline__ void copy_pack_async(void *shared, const void *global) {
@@ -69,40 +71,43 @@ __device__ __forceinline__ RowStats<C> part_stats(C max, C sum) {
   return {sum != sum ? sum : max, sum};
 }
 
-// Block `rank` of a tile's cluster takes rows [rank * rows_per_thread * height, + rows_per_thread *
-// height) of it: thread (tx, ty) rows first = that + ty, first + height, ... (rows_per_thread of them,
-// at most kClusterColumnRowsPerThread, those below dim), cached at packs threadIdx.x, + kThreads, ...
-// of the dynamic shared memory. The cluster's blocks are consecutive: tile blockIdx.x / cluster size.
-// y may be x: a block writes only rows it has cached, after the cluster barrier that follows every
-// block's reads.
-template <class T>
-__global__ void __launch_bounds__(kThreads, kColumnMinBlocks)
-    softmax_columns_in_cluster(const T *x, T *y, int64_t dim, int64_t inner, int width, int rows_per_thread,
-                               bool log) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
-  __trap();  // no clusters before sm_90; the dispatcher does not launch this kernel there
-#else
-  namespace cg = cooperative_groups;
+// Block `rank` of a tile's cluster (kBlocks blocks, compiled in) takes rows [rank * rows_per_thread *
+// height, + rows_per_thread * height) of it: thread (tx, ty) rows first = that + ty, first + height, ...
+// (rows_per_thread of them, at most kClusterColumnRowsPerThread, those below dim), cached at packs
+// threadIdx.x, + kThreads, ... of the dynamic shared memory. Tile `tile` (the cluster's index) is
+// column tile tile % tiles of outer index tile / tiles. Each block's per-column stats go to slot
+// rank * kClusterColumnTile + column of every block's mailbox (no cluster barrier after the first);
+// each block then folds the kBlocks parts in rank order, so all get the same bits. y may be x: a block
+// writes only rows it has cached. A device function, so that bench/lab can time this very code.
+// kLog: log_softmax (a template parameter: a runtime flag made every value's normalization both forms
+// and a select).
+template <class T, int kBlocks, bool kLog>
+__device__ __forceinline__ void softmax_tile_in_cluster(const T *x, T *y, int64_t dim, int64_t inner, unsigned tiles,
+                                                        int width, int rows_per_thread) {
   using C = ComputeType<T>;
   constexpr int V = kPackSize<T>;
   constexpr int kRows = kClusterColumnRowsPerThread;
   constexpr int kGroupRows = kRows / kClusterColumnCopyGroups;
+  constexpr int kTile = kClusterColumnTile<T>;
+  constexpr int kWarps = kThreads / kWarpSize;
   using Vec = Pack<T, V>;
   extern __shared__ __align__(kVectorBytes) unsigned char shared_bytes[];
-  __shared__ RowStats<C> block_stats[kClusterColumnLanes * V];
-  __shared__ RowStats<C> totals[kClusterColumnLanes * V];
+  __shared__ RowStats<C> warp_stats[kWarps][kTile];
+  __shared__ C column_max[kTile], column_factor[kTile];  // Normalizer's, per column of the tile
+  __shared__ ClusterMailbox<RowStats<C>, kBlocks * kTile> mailbox;
+  if constexpr (kBlocks > 1) mailbox.open();
   Vec *cache = reinterpret_cast<Vec *>(shared_bytes) + threadIdx.x;  // this thread's row j at cache[j * kThreads]
-  const cg::cluster_group cluster = cg::this_cluster();
-  const unsigned blocks = cluster.num_blocks(), rank = cluster.block_rank();
+  const unsigned rank = kBlocks > 1 ? cluster_block_rank() : 0;
+  const unsigned tile = kBlocks > 1 ? cluster_index() : blockIdx.x;
   const ColumnThread t(width);
-  const int64_t tile = static_cast<int64_t>(width) * V;
-  const ColumnTask c = column_task<V>(blockIdx.x / blocks, (inner + tile - 1) / tile, dim, inner, width, t);
+  const int64_t o = tile / tiles, column = static_cast<int64_t>((tile % tiles) * width + t.tx) * V;
   const int64_t first = static_cast<int64_t>(rank) * rows_per_thread * t.height + t.ty;
-  const int rows = c.valid && first < dim
+  const int rows = column < inner && first < dim
                        ? static_cast<int>(std::min<int64_t>(rows_per_thread, (dim - first + t.height - 1) / t.height))
                        : 0;
   const int64_t row_step = t.height * (inner / V);  // packs from one of this thread's rows to the next
-  const Vec *in = reinterpret_cast<const Vec *>(x + c.offset + first * inner);
+  const int64_t offset = o * dim * inner + column + first * inner;
+  const Vec *in = reinterpret_cast<const Vec *>(x + (rows > 0 ? offset : 0));
 
 #pragma unroll
   for (int j = 0; j < kRows; ++j) {
@@ -138,35 +143,49 @@ __global__ void __launch_bounds__(kThreads, kColumnMinBlocks)
       for (int v = 0; v < V; ++v) sum[v] += exponential(values[v] - shift[v]);
     }
   }
+  // The block's stats per column: over the lanes of a warp with the same tx (shuffles), then over the
+  // warps in warp order by the tile's first threads, one column each.
+  const CombineStats<C> combine;
   RowStats<C> stats[V];
 #pragma unroll
-  for (int v = 0; v < V; ++v) stats[v] = part_stats(max[v], sum[v]);
-  combine_over_block<C, V, kClusterColumnLanes>(stats, width, t);
-  if (t.ty == 0) {
+  for (int v = 0; v < V; ++v) stats[v] = warp_reduce_strided(part_stats(max[v], sum[v]), combine, width);
+  const int warp = static_cast<int>(threadIdx.x) / kWarpSize, lane = static_cast<int>(threadIdx.x) % kWarpSize;
+  if (lane < width) {
 #pragma unroll
-    for (int v = 0; v < V; ++v) block_stats[t.tx * V + v] = stats[v];
+    for (int v = 0; v < V; ++v) warp_stats[warp][lane * V + v] = stats[v];
   }
-  cluster.sync();  // every block's stats are written
-  if (threadIdx.x < tile) {
-    const CombineStats<C> combine;
-    RowStats<C> total = empty_stats<C>();
-    for (unsigned r = 0; r < blocks; ++r) {
-      total = combine(total, *cluster.map_shared_rank(&block_stats[threadIdx.x], r));
+  __syncthreads();
+  // Then the cluster's: each of those threads sends its column's stats to every block, folds the
+  // kBlocks parts it receives in rank order and keeps the column's Normalizer.
+  RowStats<C> total = empty_stats<C>();
+  if (static_cast<int>(threadIdx.x) < width * V) {
+    total = warp_stats[0][threadIdx.x];
+#pragma unroll
+    for (int w = 1; w < kWarps; ++w) total = combine(total, warp_stats[w][threadIdx.x]);
+  }
+  if constexpr (kBlocks > 1) {
+    cluster_wait();  // every block's mailbox is open
+    if (threadIdx.x < kTile) {
+#pragma unroll
+      for (unsigned r = 0; r < kBlocks; ++r) mailbox.send(total, static_cast<int>(rank * kTile + threadIdx.x), r);
     }
-    totals[threadIdx.x] = total;
-  }
-  cluster.barrier_arrive();  // done reading the other blocks' stats...
-  __syncthreads();           // the totals are written
-
-  C column_max[V], factor[V];  // Normalizer's, per column
+    const RowStats<C> *parts = mailbox.receive();
+    if (threadIdx.x < kTile) {
+      total = parts[threadIdx.x];
 #pragma unroll
-  for (int v = 0; v < V; ++v) {
-    const RowStats<C> total = totals[t.tx * V + v];
-    const Normalizer<C> normalize(total.max, total.sum, log);
-    column_max[v] = normalize.max;
-    factor[v] = normalize.factor;
+      for (int r = 1; r < kBlocks; ++r) total = combine(total, parts[r * kTile + threadIdx.x]);
+    }
   }
-  Vec *out = reinterpret_cast<Vec *>(y + c.offset + first * inner);
+  if (threadIdx.x < kTile) {
+    const Normalizer<C> normalize(total.max, total.sum, kLog);
+    column_max[threadIdx.x] = normalize.max;
+    column_factor[threadIdx.x] = normalize.factor;
+  }
+  __syncthreads();
+  C shifts[V], factors[V];
+#pragma unroll
+  for (int v = 0; v < V; ++v) shifts[v] = column_max[t.tx * V + v], factors[v] = column_factor[t.tx * V + v];
+  Vec *out = reinterpret_cast<Vec *>(y + (rows > 0 ? offset : 0));
 #pragma unroll
   for (int j = 0; j < kRows; ++j) {
     if (j < rows) {
@@ -174,13 +193,24 @@ __global__ void __launch_bounds__(kThreads, kColumnMinBlocks)
       unpack(cache[j * kThreads], values);
 #pragma unroll
       for (int v = 0; v < V; ++v) {
-        const C shifted = values[v] - column_max[v];
-        values[v] = log ? shifted - factor[v] : exponential(shifted) * factor[v];
+        const C shifted = values[v] - shifts[v];
+        values[v] = kLog ? shifted - factors[v] : exponential(shifted) * factors[v];
       }
       store_pack_streaming(out + j * row_step, pack<T>(values));
     }
   }
-  cluster.barrier_wait();  // ...and keeps this block's stats readable until every block has read them
+}
+
+// The tier's kernel: a cluster of kBlocks blocks per tile. Code for older architectures has a trapping
+// body; the dispatcher launches it only where hopper_code_loaded says it may.
+template <class T, int kBlocks, bool kLog>
+__global__ void OPRT_CLUSTER_DIMS(kBlocks) __launch_bounds__(kThreads, kColumnMinBlocks)
+    softmax_columns_in_cluster(const T *x, T *y, int64_t dim, int64_t inner, unsigned tiles, int width,
+                               int rows_per_thread) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+  __trap();  // no clusters before sm_90; the dispatcher does not launch this kernel there
+#else
+  softmax_tile_in_cluster<T, kBlocks, kLog>(x, y, dim, inner, tiles, width, rows_per_thread);
 #endif
 }
 #endif

@@ -162,9 +162,10 @@ struct ClusterColumnShape {
 // Blocks per tile: the fewest whose shared memory holds the tile's dim rows (kClusterColumnRowsPerThread
 // per thread, at most kMaxClusterColumnBlocks), or more, up to that, while the tiles leave some of the
 // SMs' kColumnMinBlocks block slots idle and each block keeps a row per row of threads (4096x4096 over
-// axis 0: 8 per tile; 1024x32768: 2). A dim shorter than the rows of threads (blocks = 0) is left to
-// columns.cuh, whose tiles widen instead.
+// axis 0: 8 per tile; 1024x32768: 2); a power of two, as the kernel is compiled for each cluster size.
+// A dim shorter than the rows of threads (blocks = 0) is left to columns.cuh, whose tiles widen instead.
 inline ClusterColumnShape cluster_column_shape(const SoftmaxPlan &plan, int pack, int64_t sm_count) {
+  static_assert((kMaxClusterColumnBlocks & (kMaxClusterColumnBlocks - 1)) == 0, "cluster sizes are powers of two");
   ClusterColumnShape shape = {};
   shape.width = std::min(group_width(ceil_div(plan.inner, pack)), kClusterColumnLanes);
   shape.tiles = plan.outer * ceil_div(plan.inner, static_cast<int64_t>(shape.width) * pack);
@@ -175,19 +176,20 @@ inline ClusterColumnShape cluster_column_shape(const SoftmaxPlan &plan, int pack
   if (!fits) return shape;
   const int64_t filling = std::min({ceil_div(sm_count * kColumnMinBlocks, shape.tiles), kMaxClusterColumnBlocks,
                                     plan.dim / height});
-  const int64_t rows_per_thread = ceil_div(plan.dim, std::max(fewest, filling) * height);
-  shape.rows_per_thread = static_cast<int>(rows_per_thread);
-  shape.blocks = static_cast<int>(ceil_div(plan.dim, rows_per_thread * height));  // none without rows
+  int64_t blocks = 1;
+  while (blocks < std::max(fewest, filling)) blocks *= 2;
+  shape.rows_per_thread = static_cast<int>(ceil_div(plan.dim, blocks * height));
+  shape.blocks = static_cast<int>(blocks);
   return shape;
 }
 
 template <class T>
 oprt_status_t cluster_columns_available(bool *available) {
-  return hopper_code_loaded<softmax_columns_in_cluster<T>>(
+  return hopper_code_loaded<softmax_columns_in_cluster<T, 1, false>>(
       available, "querying the architecture of softmax's cluster column kernel");
 }
 
-template <class T>
+template <class T, int kBlocks = 1>
 oprt_status_t launch_columns_in_cluster(const SoftmaxPlan &plan, const T *x, T *y, const ClusterColumnShape &shape,
                                         oprt_stream_t stream);
 #endif
@@ -547,29 +549,25 @@ oprt_status_t launch_columns(const SoftmaxPlan &plan, const T *x, T *y, void *st
 }
 
 #if !defined(__MACACC__)
-// A cluster of shape.blocks blocks per tile, each caching rows_per_thread packs per thread.
-template <class T>
+// A cluster of shape.blocks blocks per tile (kBlocks, the first power of two from 1 that is not fewer),
+// each caching rows_per_thread packs per thread.
+template <class T, int kBlocks>
 oprt_status_t launch_columns_in_cluster(const SoftmaxPlan &plan, const T *x, T *y, const ClusterColumnShape &shape,
                                         oprt_stream_t stream) {
-  constexpr auto kernel = softmax_columns_in_cluster<T>;
+  if constexpr (kBlocks < kMaxClusterColumnBlocks) {
+    if (shape.blocks > kBlocks) return launch_columns_in_cluster<T, 2 * kBlocks>(plan, x, y, shape, stream);
+  }
+  constexpr auto softmax_kernel = softmax_columns_in_cluster<T, kBlocks, false>;
+  constexpr auto log_kernel = softmax_columns_in_cluster<T, kBlocks, true>;
   const size_t shared = static_cast<size_t>(shape.rows_per_thread) * kThreads * kVectorBytes;
-  OPRT_RETURN_IF_ERROR(allow_shared_bytes<kernel>(shared, kClusterColumnStaticBytes<T>));
-  OPRT_GPU(LaunchAttribute) cluster = {};
-  cluster.id = OPRT_GPU(LaunchAttributeClusterDimension);
-  cluster.val.clusterDim.x = static_cast<unsigned>(shape.blocks);
-  cluster.val.clusterDim.y = 1;
-  cluster.val.clusterDim.z = 1;
-  OPRT_GPU(LaunchConfig_t) config = {};
-  config.gridDim = dim3(static_cast<unsigned>(shape.tiles * shape.blocks));
-  config.blockDim = dim3(kThreads);
-  config.dynamicSmemBytes = shared;
-  config.stream = to_stream(stream);
-  config.attrs = &cluster;
-  config.numAttrs = 1;
-  OPRT_RETURN_IF_ERROR(check(OPRT_GPU(LaunchKernelEx)(&config, kernel, x, y, plan.dim, plan.inner, shape.width,
-                                                      shape.rows_per_thread, plan.log),
-                             "softmax_columns_in_cluster"));
-  return check_launch("softmax_columns_in_cluster", config.gridDim, config.blockDim, shared);
+  constexpr size_t kStatic = kClusterColumnStaticBytes<T, kBlocks>;
+  OPRT_RETURN_IF_ERROR(plan.log ? allow_shared_bytes<log_kernel>(shared, kStatic)
+                                : allow_shared_bytes<softmax_kernel>(shared, kStatic));
+  const unsigned blocks = static_cast<unsigned>(shape.tiles * kBlocks), tiles = static_cast<unsigned>(shape.tiles / plan.outer);
+  const auto kernel = plan.log ? log_kernel : softmax_kernel;
+  kernel<<<blocks, kThreads, shared, to_stream(stream)>>>(x, y, plan.dim, plan.inner, tiles, shape.width,
+                                                          shape.rows_per_thread);
+  return check_launch("softmax_columns_in_cluster", blocks, kThreads, shared);
 }
 #endif
 
