@@ -103,8 +103,11 @@ CASES = (
         Case(shapes=((300, 1536),), attrs=_attrs(-1)),
         Case(shapes=((25000, 128),), attrs=_attrs(-1)),
         Case(shapes=((256, 10000),), attrs=_attrs(-1), dtypes=("float32", "float16")),
-        # the cluster tier (sm_90): rows of odd length (rows 1, 2, ... and their parts start misaligned)
+        # the cluster tier (sm_90): rows of odd length (rows 1, 2, ... and their parts start misaligned),
+        # in 8 blocks per row (136x30001 f16/bf16: parts too short for 16) or 16 (f32; 12x100003; 16x262144)
         Case(shapes=((136, 30001),), fill="uniform", attrs=_attrs(-1)),
+        Case(shapes=((12, 100003),), fill="uniform", attrs=_attrs(-1)),
+        Case(shapes=((16, 262144),), attrs=_attrs(-1), device_only=True),
     ]
 )
 

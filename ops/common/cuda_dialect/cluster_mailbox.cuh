@@ -18,8 +18,9 @@
 // (receives nothing) may exit once it has sent.
 //
 // Also here, for every cluster kernel: OPRT_CLUSTER_DIMS (a cluster size compiled in, only into sm_90
-// code) and hopper_code_loaded (whether the device runs a kernel from sm_90 code, so that the
-// dispatcher never launches the trapping body that older architectures get).
+// code), hopper_code_loaded (whether the device runs a kernel from sm_90 code, so that the
+// dispatcher never launches the trapping body that older architectures get) and large_clusters_run
+// (whether it runs a cluster size above the portable 8).
 #ifndef OPS_COMMON_CUDA_DIALECT_CLUSTER_MAILBOX_CUH_
 #define OPS_COMMON_CUDA_DIALECT_CLUSTER_MAILBOX_CUH_
 
@@ -57,6 +58,35 @@ Error query_hopper_code(int, bool *has) {
 template <auto kKernel>
 oprt_status_t hopper_code_loaded(bool *loaded, const char *what) {
   return once_per_device<bool, query_hopper_code<kKernel>>(loaded, what);
+}
+
+// Whether the current device runs kKernel, compiled for clusters of more than 8 blocks (a non-portable
+// size: 16 on an H100 or H200) of kBlockThreads threads without dynamic shared memory: allows the size
+// on the kernel, then asks whether one such cluster fits. A device or driver that refuses either says
+// no (its error cleared, so that no later launch check reports it). Asked once per device and kernel.
+template <auto kKernel, int kBlockThreads>
+Error query_large_clusters(int, bool *runs) {
+  *runs = false;
+  const void *kernel = reinterpret_cast<const void *>(kKernel);
+  if (OPRT_GPU(FuncSetAttribute)(kernel, OPRT_GPU(FuncAttributeNonPortableClusterSizeAllowed), 1) != OPRT_GPU(Success)) {
+    (void)OPRT_GPU(GetLastError)();
+    return OPRT_GPU(Success);
+  }
+  OPRT_GPU(LaunchConfig_t) config = {};
+  config.gridDim = dim3(1024);  // a multiple of any cluster size; the query counts clusters, not the grid
+  config.blockDim = dim3(kBlockThreads);
+  int clusters = 0;
+  if (OPRT_GPU(OccupancyMaxActiveClusters)(&clusters, kKernel, &config) != OPRT_GPU(Success)) {
+    (void)OPRT_GPU(GetLastError)();
+    return OPRT_GPU(Success);
+  }
+  *runs = clusters > 0;
+  return OPRT_GPU(Success);
+}
+
+template <auto kKernel, int kBlockThreads>
+oprt_status_t large_clusters_run(bool *runs, const char *what) {
+  return once_per_device<bool, query_large_clusters<kKernel, kBlockThreads>>(runs, what);
 }
 
 __device__ __forceinline__ uint32_t shared_address(const void *pointer) {

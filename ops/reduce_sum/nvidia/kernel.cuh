@@ -12,9 +12,9 @@
 //     interleaved parts, one block each (up to kSplitWaves waves of blocks, each thread with at least
 //     kSplitMinPacks packs), whose sums land in the workspace as [outer, splits] and are then summed
 //     as rows again. On sm_90 code, rows that would be split but are enough for a cluster of
-//     kClusterBlocks blocks each to give every SM kClusterFillBlocksPerSM blocks take one kernel
-//     instead: a cluster per row, the parts' sums added in block 0 of the cluster
-//     (sum_rows_in_cluster), no partials.
+//     kClusterBlocks blocks each (16, a non-portable size; 8 where the device runs no more) to give
+//     every SM kClusterFillBlocksPerSM blocks take one kernel instead: a cluster per row, the parts'
+//     sums added in block 0 of the cluster (sum_rows_in_cluster), no partials.
 //     Streamed tiers replace two of these where every row starts 16-byte aligned and is whole packs
 //     (f32 and half types): short rows that one wave of groups takes in at most kStreamGroupMaxPasses
 //     rows per group, and rows of at least kThreads * kStreamUnroll packs, a block each. A thread of
@@ -71,9 +71,10 @@ constexpr int64_t kEvictFirstMaxBytes = int64_t{256} << 20;  // "Evict-first loa
 constexpr int kStreamUnroll = 4;           // "Streamed rows": packs per thread in a chunk (two chunks in flight)
 constexpr int kStreamMinBlocks = 4;        // "Streamed rows": resident blocks per SM asked of the streamed kernels
 constexpr int64_t kStreamGroupMaxPasses = 2;  // "Streamed rows": most rows a group of the streamed short-row kernel takes
-constexpr int kClusterBlocks = 8;          // "Rows in a cluster": blocks per row of the cluster tier (the portable maximum)
+constexpr int kClusterBlocks = 16;         // "Rows in a cluster": blocks per row of the cluster tier (non-portable)...
+constexpr int kPortableClusterBlocks = 8;  // ... or the portable maximum where the device runs no more
 constexpr int kClusterThreads = 256;       // "Rows in a cluster": threads of its blocks
-constexpr int kClusterFillBlocksPerSM = 4; // "Rows in a cluster": fewest blocks per SM it takes (16 rows were slower)
+constexpr int kClusterFillBlocksPerSM = 1; // "Rows in a cluster": fewest blocks per SM it takes
 constexpr int64_t kMaxGridBlocks = std::numeric_limits<int32_t>::max();  // the grid's x limit
 constexpr int64_t kMaxGridY = 65535;                                      // and its y limit
 
@@ -172,36 +173,43 @@ __global__ void __launch_bounds__(kBlock, kLongMinBlocks * kThreads / kBlock)
 }
 
 #if !defined(__MACACC__)
-// y[r] = sum of row r, cluster r of kClusterBlocks blocks of kClusterThreads (NVIDIA, sm_90 and newer):
-// block `rank` sums part `rank` of the row, [rank * chunk, (rank + 1) * chunk) with chunk whole packs
-// (so the parts of an aligned row start aligned), and sends its sum to block 0's mailbox
-// (cluster_mailbox.cuh), which adds the parts in rank order and writes y[r]. Where split rows take two
-// kernels and partials in the workspace, this is one kernel. Code for older architectures has a
-// trapping body; the dispatcher launches this kernel only where hopper_code_loaded says it may.
-template <class T, class Load>
-__global__ void OPRT_CLUSTER_DIMS(kClusterBlocks) __launch_bounds__(kClusterThreads)
-    sum_rows_in_cluster(const T *x, T *y, int64_t length, int64_t chunk) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
-  __trap();  // no clusters before sm_90; the dispatcher does not launch this kernel there
-#else
+// y[r] = sum of row r, cluster r of kBlocks blocks of kBlockThreads (NVIDIA, sm_90 and newer): block
+// `rank` sums part `rank` of the row, [rank * chunk, (rank + 1) * chunk) with chunk whole packs (so the
+// parts of an aligned row start aligned), and sends its sum to block 0's mailbox (cluster_mailbox.cuh),
+// which adds the parts in rank order and writes y[r]. Where split rows take two kernels and partials in
+// the workspace, this is one kernel. A device function, so that bench/lab can time this very code at
+// other cluster and block sizes.
+template <class T, class Load, int kBlocks, int kBlockThreads>
+__device__ __forceinline__ void sum_row_in_cluster(const T *x, T *y, int64_t length, int64_t chunk) {
   using C = ComputeType<T>;
-  __shared__ ClusterMailbox<C, kClusterBlocks> mailbox;
+  __shared__ ClusterMailbox<C, kBlocks> mailbox;
   mailbox.open();
   const unsigned rank = cluster_block_rank();
   const int64_t row = cluster_index(), begin = rank * chunk;
   const int n = static_cast<int>(std::max<int64_t>(0, std::min(chunk, length - begin)));
   C sum = thread_partial_sum<kLongUnroll, C, int>(x + row * length + begin, n, static_cast<int>(threadIdx.x),
-                                                  kClusterThreads, Load{});
-  sum = block_reduce<kClusterThreads>(sum, SumOp{});
+                                                  kBlockThreads, Load{});
+  sum = block_reduce<kBlockThreads>(sum, SumOp{});
   cluster_wait();  // block 0's mailbox is open
   if (threadIdx.x == 0) mailbox.send(sum, static_cast<int>(rank), 0);
   if (rank == 0 && threadIdx.x == 0) {
     const C *parts = mailbox.receive();
     C total = parts[0];
 #pragma unroll
-    for (int b = 1; b < kClusterBlocks; ++b) total += parts[b];
+    for (int b = 1; b < kBlocks; ++b) total += parts[b];
     y[row] = convert<T>(total);
   }
+}
+
+// The tier's kernel: kBlocks blocks of kClusterThreads per row. Code for older architectures has a
+// trapping body; the dispatcher launches this kernel only where hopper_code_loaded says it may.
+template <class T, class Load, int kBlocks>
+__global__ void OPRT_CLUSTER_DIMS(kBlocks) __launch_bounds__(kClusterThreads)
+    sum_rows_in_cluster(const T *x, T *y, int64_t length, int64_t chunk) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+  __trap();  // no clusters before sm_90; the dispatcher does not launch this kernel there
+#else
+  sum_row_in_cluster<T, Load, kBlocks, kClusterThreads>(x, y, length, chunk);
 #endif
 }
 #endif
@@ -512,28 +520,38 @@ oprt_status_t row_splits(int64_t rows, int64_t length, int64_t *splits) {
 }
 
 #if !defined(__MACACC__)
-// Whether rows that split rows would cut into parts take the cluster tier instead: the clusters give
-// every SM at least kClusterFillBlocksPerSM blocks, the parts' lengths fit an int, and the device runs
-// the kernel from sm_90 code.
+// The blocks per row of the cluster tier for rows that split rows would cut into parts (0: the tier
+// does not take them): kClusterBlocks where the device runs that cluster size and the rows give each of
+// its threads a pack, else kPortableClusterBlocks; where the clusters give every SM at least
+// kClusterFillBlocksPerSM blocks, the parts' lengths fit an int, and the device runs the kernel from
+// sm_90 code.
 template <class T, class Load>
-oprt_status_t rows_fill_clusters(int64_t rows, int64_t length, bool *fill) {
-  *fill = false;
+oprt_status_t cluster_blocks_per_row(int64_t rows, int64_t length, int *blocks) {
+  *blocks = 0;
+  bool hopper = false, large = false;
+  OPRT_RETURN_IF_ERROR((hopper_code_loaded<sum_rows_in_cluster<T, Load, kClusterBlocks>>(
+      &hopper, "querying the architecture of reduce_sum's cluster kernel")));
+  if (!hopper) return OPRT_STATUS_SUCCESS;
+  OPRT_RETURN_IF_ERROR((large_clusters_run<sum_rows_in_cluster<T, Load, kClusterBlocks>, kClusterThreads>(
+      &large, "querying reduce_sum's cluster size")));
+  // kClusterBlocks only where every thread of it has a pack to load (else its blocks would idle).
+  const bool long_enough = length >= int64_t{kClusterBlocks} * kClusterThreads * kPackSize<T>;
+  const int per_row = large && long_enough ? kClusterBlocks : kPortableClusterBlocks;
   DeviceLimits limits = {};
   OPRT_RETURN_IF_ERROR(device_limits(&limits));
-  const bool enough = rows * kClusterBlocks >= int64_t{kClusterFillBlocksPerSM} * limits.sm_count &&
-                      rows <= kMaxGridBlocks / kClusterBlocks &&
-                      length / kClusterBlocks < std::numeric_limits<int32_t>::max() - kVectorBytes;
-  if (!enough) return OPRT_STATUS_SUCCESS;
-  return hopper_code_loaded<sum_rows_in_cluster<T, Load>>(fill,
-                                                          "querying the architecture of reduce_sum's cluster kernel");
+  const bool enough = rows * per_row >= int64_t{kClusterFillBlocksPerSM} * limits.sm_count &&
+                      rows <= kMaxGridBlocks / per_row &&
+                      length / per_row < std::numeric_limits<int32_t>::max() - kVectorBytes;
+  if (enough) *blocks = per_row;
+  return OPRT_STATUS_SUCCESS;
 }
 
-// A cluster of kClusterBlocks blocks per row, each summing `chunk` elements of it.
-template <class Load, class T>
+// A cluster of kBlocks blocks per row, each summing `chunk` elements of it.
+template <class Load, int kBlocks, class T>
 oprt_status_t launch_rows_in_cluster(const T *x, T *y, int64_t rows, int64_t length, oprt_stream_t stream) {
-  const int64_t chunk = ceil_div(ceil_div(length, int64_t{kClusterBlocks}), int64_t{kPackSize<T>}) * kPackSize<T>;
-  const unsigned blocks = static_cast<unsigned>(rows * kClusterBlocks);
-  sum_rows_in_cluster<T, Load><<<blocks, kClusterThreads, 0, to_stream(stream)>>>(x, y, length, chunk);
+  const int64_t chunk = ceil_div(ceil_div(length, int64_t{kBlocks}), int64_t{kPackSize<T>}) * kPackSize<T>;
+  const unsigned blocks = static_cast<unsigned>(rows * kBlocks);
+  sum_rows_in_cluster<T, Load, kBlocks><<<blocks, kClusterThreads, 0, to_stream(stream)>>>(x, y, length, chunk);
   return check_launch("sum_rows_in_cluster", blocks, kClusterThreads, 0);
 }
 #endif
@@ -549,9 +567,12 @@ oprt_status_t sum_rows(const T *x, T *y, int64_t rows, int64_t length, void *par
     OPRT_RETURN_IF_ERROR((row_splits<T, Load>(rows, length, &splits)));
     if (splits == 1) return launch_rows<Load>(x, y, rows, length, stream);
 #if !defined(__MACACC__)
-    bool clusters = false;
-    OPRT_RETURN_IF_ERROR((rows_fill_clusters<T, Load>(rows, length, &clusters)));
-    if (clusters) return launch_rows_in_cluster<Load>(x, y, rows, length, stream);
+    int per_row = 0;
+    OPRT_RETURN_IF_ERROR((cluster_blocks_per_row<T, Load>(rows, length, &per_row)));
+    if (per_row == kClusterBlocks) return launch_rows_in_cluster<Load, kClusterBlocks>(x, y, rows, length, stream);
+    if (per_row == kPortableClusterBlocks) {
+      return launch_rows_in_cluster<Load, kPortableClusterBlocks>(x, y, rows, length, stream);
+    }
 #endif
     C *sums = static_cast<C *>(partials);
     OPRT_RETURN_IF_ERROR((launch_row_blocks<kThreads, true, Load>(x, sums, rows, length, splits, stream)));
