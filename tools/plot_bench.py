@@ -151,7 +151,7 @@ def draw_peers(report, out):
     title = "%s: device time (CUDA profiler, %d MB L2 flush per call), ours vs the best peer per row" % (
         m.get("gpu") or m.get("device") or "?", (report.get("l2_flush_bytes") or 0) >> 20)
     if summary.get("rows_with_ratio"):
-        title += "\nwe lead %d / %d rows, geometric mean best peer / ours %.2fx" % (
+        title += "\nwe lead %d / %d rows, geometric mean best peer / ours %.3fx" % (
             summary["rows_lead"], summary["rows_with_ratio"], summary["geomean_ratio"])
     title += "; " + ", ".join("%s %s" % (k, v) for k, v in versions.items() if v and k in ("torch", "triton", "liger_kernel", "quack"))
     fig.suptitle(title, fontsize=9.5, y=0.999)
@@ -234,7 +234,7 @@ def markdown_table(report) -> str:
     s = report.get("summary") or {}
     if s.get("rows_with_ratio"):
         lines.append("")
-        lines.append("We lead %d of %d rows (ratio >= 1.00); geometric mean of best peer / ours: %.2fx. Copy peak "
+        lines.append("We lead %d of %d rows (ratio >= 1.00); geometric mean of best peer / ours: %.3fx. Copy peak "
                      "measured in the same run: %.0f GB/s." % (s["rows_lead"], s["rows_with_ratio"], s["geomean_ratio"],
                                                                report.get("peak_copy_GBps") or float("nan")))
     return "\n".join(lines) + "\n"
