@@ -98,8 +98,9 @@ CASES = (
         Case(shapes=((2000, 2048),), attrs=_attrs(-1), device_only=True),
         Case(shapes=((3000, 3000),), attrs=_attrs(-1), device_only=True),
         # the streamed tiers (aligned rows of whole packs): a group's row in two slices (f16 on 32-lane
-        # warps, f32 on 64-lane ones); groups taking two rows each (f16 on the SIMT emulator's device, f32
-        # on an H200); a block per row in two or three slices, the last one partial
+        # warps, f32 on 64-lane ones); a group per row in 64-thread blocks (25000 rows of 128 on an H200:
+        # 16 rows per block for half types, the last block half empty);
+        # a block per row in two or three slices, the last one partial
         Case(shapes=((300, 1536),), attrs=_attrs(-1)),
         Case(shapes=((25000, 128),), attrs=_attrs(-1)),
         Case(shapes=((256, 10000),), attrs=_attrs(-1), dtypes=("float32", "float16")),

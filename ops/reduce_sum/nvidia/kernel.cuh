@@ -16,10 +16,10 @@
 //     every SM kClusterFillBlocksPerSM blocks take one kernel instead: a cluster per row, the parts'
 //     sums added in block 0 of the cluster (sum_rows_in_cluster), no partials.
 //     Streamed tiers replace two of these where every row starts 16-byte aligned and is whole packs
-//     (f32 and half types): short rows that one wave of groups takes in at most kStreamGroupMaxPasses
-//     rows per group, and rows of at least kThreads * kStreamUnroll packs, a block each. A thread of
-//     these loads its next kStreamUnroll packs, of the same row or of its next one, before it sums the
-//     current ones.
+//     (f32 and half types): short rows, a group each in blocks of kStreamGroupThreads (up to
+//     kStreamGroupMaxPasses waves of blocks), and rows of at least kThreads * kStreamUnroll packs, a
+//     block each. A thread of these loads its next kStreamUnroll packs, of the same row or of its next
+//     one, before it sums the current ones.
 //   - inner > 1 sums columns: threads run along inner (coalesced, one pack of columns each) and a
 //     block's rows of threads split the reduced axis, combined through shared memory. Too few
 //     columns to fill the device split the reduced axis across blocks as well, through workspace
@@ -70,7 +70,8 @@ constexpr int64_t kMaxPartials = 1 << 20;  // partial sums the workspace holds a
 constexpr int64_t kEvictFirstMaxBytes = int64_t{256} << 20;  // "Evict-first loads": the largest input loaded with them
 constexpr int kStreamUnroll = 4;           // "Streamed rows": packs per thread in a chunk (two chunks in flight)
 constexpr int kStreamMinBlocks = 4;        // "Streamed rows": resident blocks per SM asked of the streamed kernels
-constexpr int64_t kStreamGroupMaxPasses = 2;  // "Streamed rows": most rows a group of the streamed short-row kernel takes
+constexpr int64_t kStreamGroupMaxPasses = 2;  // "Streamed rows": most waves of the streamed short-row kernel's blocks
+constexpr int kStreamGroupThreads = 64;    // "Short rows in small blocks": threads of its blocks
 constexpr int kClusterBlocks = 16;         // "Rows in a cluster": blocks per row of the cluster tier (non-portable)...
 constexpr int kPortableClusterBlocks = 8;  // ... or the portable maximum where the device runs no more
 constexpr int kClusterThreads = 256;       // "Rows in a cluster": threads of its blocks
@@ -230,19 +231,20 @@ __device__ __forceinline__ void add_chunk(C &sum, const StreamChunk<T> &chunk) {
 }
 
 // y[r] = sum of row r, one group of kWidth lanes per row, groups taking rows as in sum_rows_by_group
-// (RowGroups). A lane walks its group's rows as one list of chunks, a chunk being the lane's packs
-// lane + u * kWidth (u < kStreamUnroll) of a kWidth * kStreamUnroll-pack slice of the row: the next
-// row's first loads are issued before the shuffles that end the current row. Every lane of a warp walks
-// as many chunks (the warp's passes over its rows), so all reach the shuffles.
-template <class T, int kWidth, class Load>
-__global__ void __launch_bounds__(kThreads, kStreamMinBlocks)
+// (RowGroups) in blocks of kBlockThreads. A lane walks its group's rows as one list of chunks, a chunk
+// being the lane's packs lane + u * kWidth (u < kStreamUnroll) of a kWidth * kStreamUnroll-pack slice of
+// the row: the next row's first loads are issued before the shuffles that end the current row. Every
+// lane of a warp walks as many chunks (the warp's passes over its rows), so all reach the shuffles.
+// Its registers allow kStreamMinBlocks blocks of kThreads per SM: as many threads, whatever kBlockThreads.
+template <class T, int kWidth, class Load, int kBlockThreads = kThreads>
+__global__ void __launch_bounds__(kBlockThreads, kStreamMinBlocks * kThreads / kBlockThreads)
     sum_rows_streamed_by_group(const T *x, T *y, int64_t rows, int64_t length, int full_passes) {
   using C = ComputeType<T>;
   using Vec = Pack<T, kPackSize<T>>;
   constexpr int kSlicePacks = kWidth * kStreamUnroll;
   const Load load{};
   const int packs = static_cast<int>(length / kPackSize<T>);  // (an int argument instead made half types spill)
-  const RowGroups<kThreads> groups(kWidth);
+  const RowGroups<kBlockThreads> groups(kWidth);
   const int slices = (packs + kSlicePacks - 1) / kSlicePacks;
   // The warp's passes over its rows: full_passes (rows / step, from the launch) or one more. No division
   // here, before the first loads.
@@ -443,22 +445,22 @@ oprt_status_t launch_short_rows(const In *x, Out *y, int64_t rows, int64_t lengt
   return check_launch("sum_rows_by_group (short rows)", blocks, kThreads, 0);
 }
 
-// Short rows, streamed: groups of the fewest lanes giving each kStreamUnroll packs of the row, over a
-// balanced grid of at most one wave; when that would take a group through more than
-// kStreamGroupMaxPasses rows, launch_short_rows' many more blocks instead.
+// Short rows, streamed: groups of the fewest lanes giving each kStreamUnroll packs of the row, in blocks
+// of kStreamGroupThreads, a group for every row; when that would be more than kStreamGroupMaxPasses
+// waves of blocks, launch_short_rows' grid instead.
 template <class T>
 oprt_status_t launch_short_rows_streamed(const T *x, T *y, int64_t rows, int64_t length, oprt_stream_t stream) {
   return with_group_width(group_width(ceil_div(length / kPackSize<T>, kStreamUnroll)), [&](auto width) {
-    constexpr auto kernel = sum_rows_streamed_by_group<T, decltype(width)::value, EvictFirstLoad>;
+    constexpr auto kernel = sum_rows_streamed_by_group<T, decltype(width)::value, EvictFirstLoad, kStreamGroupThreads>;
     int64_t wave = 0;
-    OPRT_RETURN_IF_ERROR((full_wave_blocks<kernel, kThreads>(&wave)));
-    const int64_t tasks = ceil_div(rows, kThreads / width);  // blocks that take every row once
+    OPRT_RETURN_IF_ERROR((full_wave_blocks<kernel, kStreamGroupThreads>(&wave)));
+    const int64_t rows_per_block = kStreamGroupThreads / width;
+    const int64_t tasks = ceil_div(rows, rows_per_block);  // blocks that take every row once
     if (tasks > kStreamGroupMaxPasses * wave) return launch_short_rows<EvictFirstLoad>(x, y, rows, length, stream);
-    const unsigned blocks = balanced_grid(tasks, wave);
-    // rows / groups.step: at most kStreamGroupMaxPasses (an int)
-    const int full_passes = static_cast<int>(rows / (static_cast<int64_t>(blocks) * (kThreads / width)));
-    kernel<<<blocks, kThreads, 0, to_stream(stream)>>>(x, y, rows, length, full_passes);
-    return check_launch("sum_rows_streamed_by_group (short rows)", blocks, kThreads, 0);
+    const unsigned blocks = static_cast<unsigned>(tasks);
+    const int full_passes = static_cast<int>(rows / (tasks * rows_per_block));  // 1, or 0 with a partial last block
+    kernel<<<blocks, kStreamGroupThreads, 0, to_stream(stream)>>>(x, y, rows, length, full_passes);
+    return check_launch("sum_rows_streamed_by_group (short rows)", blocks, kStreamGroupThreads, 0);
   });
 }
 
