@@ -182,6 +182,24 @@ def save(name: str, rows: list, extra: dict = None):
     print("wrote", path)
 
 
+def time_row_sum(label: str, dtype_name: str, variant: str, run, y, expected, length: int) -> dict:
+    """A row-sum lab's row: run(y) once, its error against expected (float64 sums; relative, with sqrt(length)
+    added to the denominator so near-zero sums do not dominate; "wrong" above 1e-2), then its device time,
+    next to the strongest peer and our own time recorded in h200-peers.json. Printed and returned."""
+    import torch
+
+    run(y)
+    torch.cuda.synchronize()
+    err = float(((y.double() - expected).abs() / (expected.abs() + length ** 0.5)).max())
+    stats = time_us(lambda: run(y))
+    row = {"shape": label, "dtype": dtype_name, "variant": variant, "p20": stats["p20"], "p50": stats["p50"],
+           "p80": stats["p80"], "best_peer": best_peer("reduce_sum", label, dtype_name),
+           "recorded_ours": recorded_ours("reduce_sum", label, dtype_name), "rel_err": err,
+           "status": "ok" if err < 1e-2 else "wrong"}
+    print_row(row)
+    return row
+
+
 def print_row(row: dict):
     peer = row.get("best_peer")
     peer_text = "%s %.2f" % tuple(peer) if peer else "-"

@@ -4,8 +4,6 @@ that take split rows or the cluster tier (lab.time_us: CUPTI, L2 flushed).
 
     python3 reduce_cluster.py          # on the GPU machine, after bench/lab/build.sh reduce_cluster.cu
 """
-import sys
-
 import lab
 
 MANGLED = {"float16": "6__half", "bfloat16": "13__nv_bfloat16", "float32": "f"}
@@ -35,7 +33,6 @@ def main():
         for dt in ["float16", "bfloat16", "float32"]:
             x = torch.randn(rows, length, device="cuda").to(getattr(torch, dt))
             expected = x.double().sum(-1)
-            peer = lab.best_peer("reduce_sum", label, dt)
             variants = []
             # The library's split rows at its choice of parts (row_splits: a wave of blocks over the rows).
             first, second = module.kernel(first_pass(dt)), module.kernel(second_pass(dt))
@@ -66,19 +63,9 @@ def main():
             for name, fn in variants:
                 y = torch.empty(rows, device="cuda", dtype=x.dtype)
                 try:
-                    fn(y)
-                    torch.cuda.synchronize()
+                    rows_out.append(lab.time_row_sum(label, dt, name, fn, y, expected, length))
                 except Exception as e:  # noqa: BLE001
                     print("%s %s %s: %s" % (label, dt, name, e))
-                    continue
-                err = float(((y.double() - expected).abs() / (expected.abs() + length ** 0.5)).max())
-                stats = lab.time_us(lambda: fn(y))
-                row = {"shape": label, "dtype": dt, "variant": name, "p20": stats["p20"], "p50": stats["p50"],
-                       "p80": stats["p80"], "best_peer": peer, "recorded_ours": lab.recorded_ours("reduce_sum", label, dt),
-                       "rel_err": err, "status": "ok" if err < 1e-2 else "wrong"}
-                rows_out.append(row)
-                lab.print_row(row)
-                sys.stdout.flush()
     lab.save("reduce_cluster", rows_out)
 
 

@@ -44,7 +44,6 @@ def blocks_main():
         for dt in ["float16", "bfloat16", "float32"]:
             x = torch.randn(rows, length, device="cuda").to(getattr(torch, dt))
             expected = x.double().sum(-1)
-            peer = lab.best_peer("reduce_sum", label, dt)
             width = 1
             while width < -(-(length // PACK[dt]) // 4) and width < 32:
                 width *= 2
@@ -57,22 +56,13 @@ def blocks_main():
                 per_block = threads // width
                 blocks = -(-rows // per_block)
                 full = rows // (blocks * per_block)
-                y = torch.empty(rows, device="cuda", dtype=x.dtype)
 
-                def fn(k=kernel, b=blocks, n=threads, f=full, y=y):
+                def fn(y, k=kernel, b=blocks, n=threads, f=full):
                     k.launch(b, n, x, y, rows, length, f)
 
-                fn()
-                torch.cuda.synchronize()
-                err = float(((y.double() - expected).abs() / (expected.abs() + length ** 0.5)).max())
-                stats = lab.time_us(fn)
-                row = {"shape": label, "dtype": dt, "variant": "streamed w%d, %d-thread blocks x %d" % (width, threads, blocks),
-                       "p20": stats["p20"], "p50": stats["p50"], "p80": stats["p80"], "best_peer": peer,
-                       "recorded_ours": lab.recorded_ours("reduce_sum", label, dt), "rel_err": err,
-                       "status": "ok" if err < 1e-2 else "wrong"}
-                rows_out.append(row)
-                lab.print_row(row)
-                sys.stdout.flush()
+                y = torch.empty(rows, device="cuda", dtype=x.dtype)
+                variant = "streamed w%d, %d-thread blocks x %d" % (width, threads, blocks)
+                rows_out.append(lab.time_row_sum(label, dt, variant, fn, y, expected, length))
     lab.save("reduce_short_blocks", rows_out)
 
 
@@ -85,7 +75,6 @@ def main():
         for dt in ["float16", "bfloat16", "float32"]:
             x = torch.randn(rows, length, device="cuda").to(getattr(torch, dt))
             expected = x.double().sum(-1)
-            peer = lab.best_peer("reduce_sum", label, dt)
             packs = length // PACK[dt]
             variants = []
             for width, load in STREAMED:
@@ -108,16 +97,7 @@ def main():
                                  lambda y, k=kernel, b=blocks, w=width: k.launch(b, THREADS, x, y, rows, length, w)))
             for name, fn in variants:
                 y = torch.empty(rows, device="cuda", dtype=x.dtype)
-                fn(y)
-                torch.cuda.synchronize()
-                err = float(((y.double() - expected).abs() / (expected.abs() + length ** 0.5)).max())
-                stats = lab.time_us(lambda: fn(y))
-                row = {"shape": label, "dtype": dt, "variant": name, "p20": stats["p20"], "p50": stats["p50"],
-                       "p80": stats["p80"], "best_peer": peer, "recorded_ours": lab.recorded_ours("reduce_sum", label, dt),
-                       "rel_err": err, "status": "ok" if err < 1e-2 else "wrong"}
-                rows_out.append(row)
-                lab.print_row(row)
-                sys.stdout.flush()
+                rows_out.append(lab.time_row_sum(label, dt, name, fn, y, expected, length))
     lab.save("reduce_short", rows_out)
 
 

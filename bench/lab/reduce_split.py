@@ -5,8 +5,6 @@ at a sweep of parts per row, next to the library's choice (row_splits) and the b
 
     python3 reduce_split.py          # on the GPU machine, after bench/lab/build.sh reduce_split.cu
 """
-import sys
-
 import lab
 
 MANGLED = {"float16": "6__half", "bfloat16": "13__nv_bfloat16", "float32": "f"}
@@ -50,28 +48,20 @@ def main():
             library = 1 if most <= 1 or rows * 2 > wave else max(1, min(most, wave // rows))
             x = torch.randn(rows, length, device="cuda").to(getattr(torch, dt))
             expected = x.double().sum(-1)
-            peer = lab.best_peer("reduce_sum", label, dt)
             for splits in sorted(set(sweep + [library])):
                 partials = torch.empty(rows * splits, device="cuda", dtype=torch.float32)
                 y = torch.empty(rows, device="cuda", dtype=x.dtype)
                 width = group_width(-(-splits // 16))
                 blocks = -(-rows // (256 // width))
 
-                def run():
+                def run(y, splits=splits, partials=partials, width=width, blocks=blocks):
                     first.launch((splits, rows), 256, x, partials, rows, length, splits)
                     second.launch(blocks, 256, partials, y, rows, splits, width)
 
-                run()
-                torch.cuda.synchronize()
-                err = float(((y.double() - expected).abs() / (expected.abs() + length ** 0.5)).max())
-                stats = lab.time_us(run)
-                row = {"shape": label, "dtype": dt, "variant": "splits %d%s" % (splits, " (library)" if splits == library else ""),
-                       "p20": stats["p20"], "p50": stats["p50"], "p80": stats["p80"], "best_peer": peer,
-                       "recorded_ours": lab.recorded_ours("reduce_sum", label, dt), "wave": wave, "rel_err": err,
-                       "status": "ok" if err < 1e-2 else "wrong"}
+                variant = "splits %d%s" % (splits, " (library)" if splits == library else "")
+                row = lab.time_row_sum(label, dt, variant, run, y, expected, length)
+                row["wave"] = wave
                 rows_out.append(row)
-                lab.print_row(row)
-                sys.stdout.flush()
     lab.save("reduce_split", rows_out)
 
 
