@@ -229,15 +229,6 @@ inline int group_width(int64_t n) {
 // busy without millions of tiny blocks.
 inline unsigned grid_for(int64_t tasks, int64_t wave) { return static_cast<unsigned>(std::min(tasks, 8 * wave)); }
 
-// Grid of a grid-stride kernel with `tasks` block-sized tasks over at most `wave` blocks, every block
-// taking the same number of tasks (the last ones one fewer at most): no block runs a pass the others
-// do not.
-inline unsigned balanced_grid(int64_t tasks, int64_t wave) {
-  if (tasks <= wave) return static_cast<unsigned>(tasks);
-  const int64_t passes = ceil_div(tasks, wave);
-  return static_cast<unsigned>(ceil_div(tasks, passes));
-}
-
 // Parts to split each of `tasks` tasks into so that about one wave of blocks is busy (1: do not
 // split); tasks that already fill half a wave are not split.
 inline int64_t choose_splits(int64_t tasks, int64_t wave, int64_t max_splits) {

@@ -11,7 +11,7 @@
 // softmax row stats against a reference; unpack/pack against one-by-one conversion; for_each_pack's
 // order and coverage; pipelined's order (each item fetched once, before the previous one is used, into
 // the buffer it is used from); the loads of cache_policy.cuh (plain loads here); group_width /
-// choose_splits / grid_for / balanced_grid.
+// choose_splits / grid_for.
 #include <cinttypes>
 #include <cmath>
 #include <cstdint>
@@ -410,15 +410,6 @@ void test_host_helpers() {
             choose_splits(10, 1000, 500) == 100,
         "choose_splits");
   CHECK(grid_for(5, 10) == 5 && grid_for(1000, 10) == 80, "grid_for");
-  for (int64_t tasks = 1; tasks <= 200; ++tasks) {
-    for (int64_t wave : {1, 7, 32, 100}) {
-      const int64_t grid = balanced_grid(tasks, wave), passes = ceil_div(tasks, grid);
-      // as many passes as a full wave, with the fewest blocks that do it (so none runs a pass fewer than
-      // the others but the last)
-      CHECK(grid >= 1 && grid <= wave && passes == ceil_div(tasks, wave) && (grid == 1 || ceil_div(tasks, grid - 1) > passes),
-            "balanced_grid(%" PRId64 ", %" PRId64 ") = %" PRId64, tasks, wave, grid);
-    }
-  }
   CHECK(ceil_div(10, 3) == 4 && align_up(1) == kWorkspaceAlignment && with_alignment_slack(0) == 0, "sizes");
 }
 
