@@ -17,7 +17,7 @@
 //     sums added in block 0 of the cluster (sum_rows_in_cluster), no partials.
 //     Streamed tiers replace two of these where every row starts 16-byte aligned and is whole packs
 //     (f32 and half types): short rows, a group each in blocks of kStreamGroupThreads (up to
-//     kStreamGroupMaxPasses waves of blocks), and rows of at least kThreads * kStreamUnroll packs, a
+//     kStreamGroupMaxWaves waves of blocks), and rows of at least kThreads * kStreamUnroll packs, a
 //     block each. A thread of these loads its next kStreamUnroll packs, of the same row or of its next
 //     one, before it sums the current ones.
 //   - inner > 1 sums columns: threads run along inner (coalesced, one pack of columns each) and a
@@ -70,7 +70,7 @@ constexpr int64_t kMaxPartials = 1 << 20;  // partial sums the workspace holds a
 constexpr int64_t kEvictFirstMaxBytes = int64_t{256} << 20;  // "Evict-first loads": the largest input loaded with them
 constexpr int kStreamUnroll = 4;           // "Streamed rows": packs per thread in a chunk (two chunks in flight)
 constexpr int kStreamMinBlocks = 4;        // "Streamed rows": resident blocks per SM asked of the streamed kernels
-constexpr int64_t kStreamGroupMaxPasses = 2;  // "Streamed rows": most waves of the streamed short-row kernel's blocks
+constexpr int64_t kStreamGroupMaxWaves = 2;  // "Short rows in small blocks": most waves of the streamed short-row kernel's blocks
 constexpr int kStreamGroupThreads = 64;    // "Short rows in small blocks": threads of its blocks
 constexpr int kClusterBlocks = 16;         // "Rows in a cluster": blocks per row of the cluster tier (non-portable)...
 constexpr int kPortableClusterBlocks = 8;  // ... or the portable maximum where the device runs no more
@@ -446,7 +446,7 @@ oprt_status_t launch_short_rows(const In *x, Out *y, int64_t rows, int64_t lengt
 }
 
 // Short rows, streamed: groups of the fewest lanes giving each kStreamUnroll packs of the row, in blocks
-// of kStreamGroupThreads, a group for every row; when that would be more than kStreamGroupMaxPasses
+// of kStreamGroupThreads, a group for every row; when that would be more than kStreamGroupMaxWaves
 // waves of blocks, launch_short_rows' grid instead.
 template <class T>
 oprt_status_t launch_short_rows_streamed(const T *x, T *y, int64_t rows, int64_t length, oprt_stream_t stream) {
@@ -456,7 +456,7 @@ oprt_status_t launch_short_rows_streamed(const T *x, T *y, int64_t rows, int64_t
     OPRT_RETURN_IF_ERROR((full_wave_blocks<kernel, kStreamGroupThreads>(&wave)));
     const int64_t rows_per_block = kStreamGroupThreads / width;
     const int64_t tasks = ceil_div(rows, rows_per_block);  // blocks that take every row once
-    if (tasks > kStreamGroupMaxPasses * wave) return launch_short_rows<EvictFirstLoad>(x, y, rows, length, stream);
+    if (tasks > kStreamGroupMaxWaves * wave) return launch_short_rows<EvictFirstLoad>(x, y, rows, length, stream);
     const unsigned blocks = static_cast<unsigned>(tasks);
     const int full_passes = static_cast<int>(rows / (tasks * rows_per_block));  // 1, or 0 with a partial last block
     kernel<<<blocks, kStreamGroupThreads, 0, to_stream(stream)>>>(x, y, rows, length, full_passes);
