@@ -100,14 +100,14 @@ __device__ __forceinline__ void softmax_tile_in_cluster(const T *x, T *y, int64_
   const unsigned rank = kBlocks > 1 ? cluster_block_rank() : 0;
   const unsigned tile = kBlocks > 1 ? cluster_index() : blockIdx.x;
   const ColumnThread t(width);
-  const int64_t o = tile / tiles, column = static_cast<int64_t>((tile % tiles) * width + t.tx) * V;
+  const ColumnTask c = column_task<V, unsigned>(tile, tiles, dim, inner, width, t);
   const int64_t first = static_cast<int64_t>(rank) * rows_per_thread * t.height + t.ty;
-  const int rows = column < inner && first < dim
+  const int rows = c.valid && first < dim
                        ? static_cast<int>(std::min<int64_t>(rows_per_thread, (dim - first + t.height - 1) / t.height))
                        : 0;
   const int64_t row_step = t.height * (inner / V);  // packs from one of this thread's rows to the next
-  const int64_t offset = o * dim * inner + column + first * inner;
-  const Vec *in = reinterpret_cast<const Vec *>(x + (rows > 0 ? offset : 0));
+  const int64_t offset = rows > 0 ? c.o * dim * inner + c.column + first * inner : 0;
+  const Vec *in = reinterpret_cast<const Vec *>(x + offset);
 
 #pragma unroll
   for (int j = 0; j < kRows; ++j) {
@@ -185,7 +185,7 @@ __device__ __forceinline__ void softmax_tile_in_cluster(const T *x, T *y, int64_
   C shifts[V], factors[V];
 #pragma unroll
   for (int v = 0; v < V; ++v) shifts[v] = column_max[t.tx * V + v], factors[v] = column_factor[t.tx * V + v];
-  Vec *out = reinterpret_cast<Vec *>(y + (rows > 0 ? offset : 0));
+  Vec *out = reinterpret_cast<Vec *>(y + offset);
 #pragma unroll
   for (int j = 0; j < kRows; ++j) {
     if (j < rows) {

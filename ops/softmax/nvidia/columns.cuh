@@ -143,18 +143,19 @@ __device__ __forceinline__ void write_column_rows(const Pack<T, V> *in, Pack<T, 
 }
 
 // The tile of task `task` (of outer * tiles): the offset of this thread's first pack in x/y (in
-// elements) and whether its columns exist.
+// elements) and whether its columns exist. Index: the type of the division by tiles (unsigned where the
+// launch knows the tasks fit 32 bits: a 64-bit division is a few dozen instructions before the first load).
 struct ColumnTask {
   int64_t o, column, offset;
   bool valid;
 };
 
-template <int V>
-__device__ __forceinline__ ColumnTask column_task(int64_t task, int64_t tiles, int64_t dim, int64_t inner, int width,
+template <int V, class Index = int64_t>
+__device__ __forceinline__ ColumnTask column_task(Index task, Index tiles, int64_t dim, int64_t inner, int width,
                                                   const ColumnThread &t) {
   ColumnTask c;
   c.o = task / tiles;
-  c.column = (task % tiles * width + t.tx) * V;
+  c.column = static_cast<int64_t>(task % tiles * width + t.tx) * V;
   c.valid = c.column < inner;
   c.offset = c.valid ? c.o * dim * inner + c.column : 0;
   return c;
