@@ -39,7 +39,8 @@ __device__ __forceinline__ void softmax_part_in_cluster(const T *x, T *y, int64_
   const int64_t row = cluster_index(), begin = rank * chunk;
   const int packs = static_cast<int>(std::max<int64_t>(0, std::min(chunk, cols - begin)) / P);
   RegisterPart<kBlockThreads, kPacks, T, P> part;
-  part.load(reinterpret_cast<const Vec *>(x + row * cols + begin), packs, kLog);
+  part.load(reinterpret_cast<const Vec *>(x + row * cols + begin), reinterpret_cast<const Vec *>(x + row * cols), packs,
+            kLog);
   const CombineStats<C> combine;
   const RowStats<C> warp = warp_reduce(part.stats, combine);
   const unsigned lane = threadIdx.x % kWarpSize;
@@ -60,8 +61,13 @@ constexpr int kClusterBlockThreads = sizeof(T) == 2 ? kClusterHalfThreads : kClu
 template <class T, int P>
 constexpr int kClusterPartPacks = static_cast<int>(kPartLength<T, kClusterThreads> / kClusterBlockThreads<T> / P);
 
+// Resident blocks per SM the kernel's registers allow: 3 of 256 threads for half types (QuACK's
+// occupancy; notes: "Few long rows"), 2 of 512 for the others.
+template <class T>
+constexpr int kClusterBlocksPerSM = sizeof(T) == 2 ? kClusterHalfMinBlocks : kClusterMinBlocks;
+
 template <class T, int P, bool kLog = false>
-__global__ void OPRT_CLUSTER_DIMS(kClusterBlocks) __launch_bounds__(kClusterBlockThreads<T>, kClusterMinBlocks)
+__global__ void OPRT_CLUSTER_DIMS(kClusterBlocks) __launch_bounds__(kClusterBlockThreads<T>, kClusterBlocksPerSM<T>)
     softmax_rows_in_cluster(const T *x, T *y, int64_t cols, int64_t chunk) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
   __trap();  // no clusters before sm_90; the dispatcher does not launch this kernel there

@@ -44,35 +44,26 @@ struct RegisterPart {
   static __device__ __forceinline__ int index(int j) { return j * kBlockThreads + static_cast<int>(threadIdx.x); }
 
   // Loads the part from `in`, every load issued before any math, and exponentiates it (log_softmax
-  // keeps x). A whole part (every part of a row but maybe its last) takes a path without masks: with
-  // them, the compiler interleaved some types' unpacking with the loads, and a load waited for an earlier
-  // one to land before it was issued (lab softmax_long, session 6).
-  __device__ __forceinline__ void load(const Pack<T, P> *in, int packs, bool log) {
+  // keeps x). Every pack is loaded, those past the part's end from `row` (the row's first pack, which
+  // exists) and then set to -inf: predicated loads made the compiler interleave some types' unpacking with
+  // the loads, so that a load waited for an earlier one to land before it was issued (lab softmax_long,
+  // session 6), and a second, unmasked path for whole parts cost the registers of both (session 8).
+  __device__ __forceinline__ void load(const Pack<T, P> *in, const Pack<T, P> *row, int packs, bool log) {
     Pack<T, P> loaded[kPacks];
-    if (packs == kBlockThreads * kPacks) {
 #pragma unroll
-      for (int j = 0; j < kPacks; ++j) loaded[j] = load_pack_once(in + index(j));
+    for (int j = 0; j < kPacks; ++j) loaded[j] = load_pack_once(index(j) < packs ? in + index(j) : row);
 #pragma unroll
-      for (int j = 0; j < kPacks; ++j) unpack(loaded[j], values[j]);
-    } else {
+    for (int j = 0; j < kPacks; ++j) {
+      unpack(loaded[j], values[j]);
+      if (index(j) >= packs) {
 #pragma unroll
-      for (int j = 0; j < kPacks; ++j) {
-        if (index(j) < packs) loaded[j] = load_pack_once(in + index(j));
-      }
-#pragma unroll
-      for (int j = 0; j < kPacks; ++j) {
-        if (index(j) < packs) {
-          unpack(loaded[j], values[j]);
-        } else {
-#pragma unroll
-          for (int k = 0; k < P; ++k) values[j][k] = negative_infinity<C>();
-        }
+        for (int k = 0; k < P; ++k) values[j][k] = negative_infinity<C>();
       }
     }
     stats = exponentiate(values, log);
   }
 
-  // Writes the part's y to `out` once the row's stats are known (a whole part without masks, as load).
+  // Writes the part's y to `out` once the row's stats are known.
   __device__ __forceinline__ void store(Pack<T, P> *out, int packs, const RowStats<C> &row, bool log) {
     const PartNormalizer<C> normalize(stats, row, log);
 #pragma unroll
@@ -80,14 +71,9 @@ struct RegisterPart {
 #pragma unroll
       for (int k = 0; k < P; ++k) values[j][k] = normalize(values[j][k]);
     }
-    if (packs == kBlockThreads * kPacks) {
 #pragma unroll
-      for (int j = 0; j < kPacks; ++j) store_pack_once(out + index(j), pack<T>(values[j]));
-    } else {
-#pragma unroll
-      for (int j = 0; j < kPacks; ++j) {
-        if (index(j) < packs) store_pack_once(out + index(j), pack<T>(values[j]));
-      }
+    for (int j = 0; j < kPacks; ++j) {
+      if (index(j) < packs) store_pack_once(out + index(j), pack<T>(values[j]));
     }
   }
 };
@@ -106,7 +92,8 @@ __global__ void __launch_bounds__(kGridThreads, kGridMinBlocks)
   const int64_t row = blockIdx.x / parts, begin = blockIdx.x % parts * kLength;
   const int packs = static_cast<int>(std::min(kLength, cols - begin) / P);
   RegisterPart<kGridThreads, kPartPacks<T, P>, T, P> part;
-  part.load(reinterpret_cast<const Vec *>(x + row * cols + begin), packs, kLog);
+  part.load(reinterpret_cast<const Vec *>(x + row * cols + begin), reinterpret_cast<const Vec *>(x + row * cols), packs,
+            kLog);
   const CombineStats<C> combine;
   const RowStats<C> block_stats = block_reduce<kGridThreads>(part.stats, combine);
   if (threadIdx.x == 0) part_stats[blockIdx.x] = block_stats;
