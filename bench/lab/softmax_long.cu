@@ -832,3 +832,12 @@ LAB_DTYPES(NEW_KERNELS)
   LIBX_KERNEL(libx8_t512, sfx, T, 8, 512, 32, 2, false)                                                          \
   LIBX_KERNEL(libx16_t512, sfx, T, 16, 512, 32, 2, false)
 LAB_DTYPES(SESSION6_KERNELS)
+
+// Session 8: QuACK's half-type kernel for 128 x 131072 has 3 blocks of 256 per SM (80 registers, ncu:
+// bench/results/h200-session8/), ours 2 (90 registers): the same kernels compiled for 3 blocks per SM.
+#define SESSION8_KERNELS(sfx, T)                                                                                 \
+  CREG_KERNEL(creg8_t256_b3, sfx, T, 8, 256, 64, 3, false)                                                       \
+  CPA_KERNEL(cpa8_t256_b3, sfx, T, 8, 256, 64, 3, false)                                                         \
+  LIBC_KERNEL(libc8_t256_b3, sfx, T, 8, 256, 64, 3, false)
+SESSION8_KERNELS(f16, __half)
+SESSION8_KERNELS(bf16, __nv_bfloat16)

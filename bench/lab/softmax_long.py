@@ -248,6 +248,18 @@ ROWS = [
     ("softmax", "16x262144", 16, 262144, False, SOFTMAX_16),
     ("softmax", "1x1048576", 1, 1048576, False, SOFTMAX_1),
 ]
+SESSION8_128 = [  # 3 blocks of 256 per SM (QuACK's occupancy) against the library's 2; half types only
+    ("libc8_t256", libc(8, 256, 64, "libc8_t256", 2)),
+    ("libc8_t256_b3", libc(8, 256, 64, "libc8_t256_b3", 3)),
+    ("creg8_t256", creg(8, 256, 64, "creg8_t256", 2)),
+    ("creg8_t256_b3", creg(8, 256, 64, "creg8_t256_b3", 3)),
+    ("cpa8_t256", cpa(8, 256, 64, "cpa8_t256", 2)),
+    ("cpa8_t256_b3", cpa(8, 256, 64, "cpa8_t256_b3", 3)),
+]
+if "--session8" in sys.argv:  # bench/results/lab/lab-softmax_long-session8.*
+    NAME_SUFFIX = "-session8"
+    DTYPES = ["float16", "bfloat16"]
+    ROWS = [("softmax", "128x131072", 128, 131072, False, SESSION8_128)]
 if "--session6" in sys.argv:  # the sixth session's candidates only (bench/results/lab/lab-softmax_long-session6.*)
     NAME_SUFFIX = "-session6"
     ROWS = [

@@ -18,8 +18,10 @@
 //          then the block combines the warps' (max, sum) pairs online after a single barrier; each
 //          thread rescales its e = exp(x - warp max) by exp(warp max - row max) / row sum (one exp per
 //          element, as red 0);
-//   load 0 ld.global (= Triton's .ca), 1 ld.global.nc, 2 ld.global.nc.L1::no_allocate,
-//        3 ld.global.cs (evict-first), 4 ld.global.nc.L1::no_allocate.L2::256B;
+//   load 0 ld.global, 1 ld.global.nc, 2 ld.global.nc.L1::no_allocate,
+//        3 ld.global.cs (evict-first), 4 ld.global.nc.L1::no_allocate.L2::256B, 5 ld.global.ca (Liger's
+//        `.ca`: ptxas makes it LDG.E.128.STRONG.SM, not the plain LDG.E.128 of load 0, which session 5
+//        had taken for the same);
 //   store 0 st.global, 1 st.global.cs (Liger's .cs);
 //   persistent 0: grid = rows, one row per block; 1: grid = resident blocks, a block loops over rows
 //          and loads its next row before reducing the current one.
@@ -57,8 +59,10 @@ __device__ __forceinline__ uint4 load16(const uint4 *p) {
         : "l"(p));
   } else if constexpr (LD == 3) {
     asm("ld.global.cs.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w) : "l"(p));
+  } else if constexpr (LD == 5) {
+    asm("ld.global.ca.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w) : "l"(p));
   } else {
-    static_assert(LD == 4, "load variants 0..4");
+    static_assert(LD == 4, "load variants 0..5");
     asm("ld.global.nc.L1::no_allocate.L2::256B.v4.u32 {%0, %1, %2, %3}, [%4];"
         : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w)
         : "l"(p));
@@ -468,7 +472,9 @@ SQ_LIB(f32, float, 6)
   SQ_K(dt, T, 512, 1, 4, 1, 0, 1, 0)        \
   SQ_K(dt, T, 512, 1, 4, 0, 0, 1, 0)        \
   SQ_K(dt, T, 128, 4, 10, 1, 0, 1, 0)       \
-  SQ_K(dt, T, 256, 2, 6, 1, 0, 1, 1)
+  SQ_K(dt, T, 256, 2, 6, 1, 0, 1, 1)        \
+  SQ_K(dt, T, 256, 2, 8, 0, 5, 1, 0)        \
+  SQ_K(dt, T, 256, 2, 8, 0, 5, 0, 0)
 
 // 8192 columns, half types (1024 packs of 8).
 #define SQ_8192_HALF(dt, T)                 \
@@ -503,6 +509,8 @@ SQ_K(f32, float, 512, 2, 4, 1, 0, 1, 0)
 SQ_K(f32, float, 1024, 1, 2, 1, 0, 1, 0)
 SQ_K(f32, float, 128, 8, 8, 1, 0, 1, 0)
 SQ_K(f32, float, 256, 4, 4, 1, 0, 1, 1)
+SQ_K(f32, float, 256, 4, 8, 0, 5, 1, 0)
+SQ_K(f32, float, 256, 4, 8, 0, 5, 0, 0)
 
 // 8192 columns, f32 (2048 packs of 4).
 SQ_K(f32, float, 512, 4, 4, 0, 0, 1, 0)

@@ -27,7 +27,7 @@ SHORT = {"float16": "f16", "bfloat16": "bf16", "float32": "f32"}
 ITEM = {"float16": 2, "bfloat16": 2, "float32": 4}
 H200_SMS = 132
 
-LOADS = {0: "ld", 1: "ld.nc", 2: "ld.nc.noL1", 3: "ld.cs", 4: "ld.nc.noL1.L2pf256"}
+LOADS = {0: "ld", 1: "ld.nc", 2: "ld.nc.noL1", 3: "ld.cs", 4: "ld.nc.noL1.L2pf256", 5: "ld.ca"}
 STORES = {0: "st", 1: "st.cs"}
 
 # (threads, packs per thread, min blocks, red, load, store, persistent), as instantiated in softmax_square.cu.
@@ -45,6 +45,8 @@ CANDIDATES = {
         (512, 1, 4, 0, 0, 1, 0),
         (128, 4, 10, 1, 0, 1, 0),
         (256, 2, 6, 1, 0, 1, 1),
+        (256, 2, 8, 0, 5, 1, 0),  # Liger's loads too (.ca), session 8
+        (256, 2, 8, 0, 5, 0, 0),
     ],
     ("half", 8192): [
         (512, 2, 4, 0, 0, 1, 0),  # Liger's shape: 16 warps, 2 packs
@@ -73,6 +75,8 @@ CANDIDATES = {
         (1024, 1, 2, 1, 0, 1, 0),
         (128, 8, 8, 1, 0, 1, 0),
         (256, 4, 4, 1, 0, 1, 1),
+        (256, 4, 8, 0, 5, 1, 0),  # Liger's loads too (.ca), session 8
+        (256, 4, 8, 0, 5, 0, 0),
     ],
     ("f32", 8192): [
         (512, 4, 4, 0, 0, 1, 0),  # Liger's shape: 16 warps, 4 packs
