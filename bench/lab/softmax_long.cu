@@ -841,3 +841,24 @@ LAB_DTYPES(SESSION6_KERNELS)
   LIBC_KERNEL(libc8_t256_b3, sfx, T, 8, 256, 64, 3, false)
 SESSION8_KERNELS(f16, __half)
 SESSION8_KERNELS(bf16, __nv_bfloat16)
+
+// The library's kernel for whole parts (softmax_part_in_cluster's kWhole: no masks), args as LIBC_KERNEL.
+#define LIBW_KERNEL(name, sfx, T, CL, THREADS, VALUES, MINB, LOG)                                                \
+  extern "C" __global__ void __cluster_dims__(CL, 1, 1) __launch_bounds__(THREADS, MINB)                        \
+      name##_##sfx(const T *x, T *y, long long cols, long long chunk) {                                          \
+    constexpr int P = 16 / sizeof(T);                                                                            \
+    oprt::gpu::softmax_detail::softmax_part_in_cluster<T, P, CL, THREADS, VALUES / P, LOG, true>(x, y, cols,     \
+                                                                                                 chunk);         \
+  }
+
+// Session 9: 16-block clusters for 16 x 262144 again, now at QuACK's shape there too (ncu: 16 x 16 blocks of
+// 256, clusters of 16, 80 registers, 3 blocks per SM); session 6 tried them at 2 blocks per SM only.
+#define SESSION9_KERNELS(sfx, T)                                                                                 \
+  CREG_KERNEL(creg16_t256_b3, sfx, T, 16, 256, 64, 3, false)                                                     \
+  CPA_KERNEL(cpa16_t256_b3, sfx, T, 16, 256, 64, 3, false)                                                       \
+  LIBC_KERNEL(libc16_t256_b3, sfx, T, 16, 256, 64, 3, false)                                                     \
+  LIBC_KERNEL(libc16_t256_b3_log, sfx, T, 16, 256, 64, 3, true)                                                 \
+  LIBW_KERNEL(libw16_t256_b3, sfx, T, 16, 256, 64, 3, false)                                                     \
+  LIBW_KERNEL(libw8_t256_b3, sfx, T, 8, 256, 64, 3, false)
+SESSION9_KERNELS(f16, __half)
+SESSION9_KERNELS(bf16, __nv_bfloat16)

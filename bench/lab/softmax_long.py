@@ -260,6 +260,46 @@ if "--session8" in sys.argv:  # bench/results/lab/lab-softmax_long-session8.*
     NAME_SUFFIX = "-session8"
     DTYPES = ["float16", "bfloat16"]
     ROWS = [("softmax", "128x131072", 128, 131072, False, SESSION8_128)]
+
+
+def half_only(plan):
+    """A candidate compiled for f16 and bf16 only (the SESSION8/SESSION9 kernels)."""
+    def only(rows, cols, dt, log, env):
+        if dt == "float32":
+            raise Skip("half types only")
+        return plan(rows, cols, dt, log, env)
+    return only
+
+
+def f32_only(plan):
+    def only(rows, cols, dt, log, env):
+        if dt != "float32":
+            raise Skip("f32 only")
+        return plan(rows, cols, dt, log, env)
+    return only
+
+
+SESSION9_16 = [  # 16-block clusters at QuACK's shape (3 blocks of 256 per SM; f32 the library's 512 x 32)
+    ("gx32_t256", gx(256, 32, 32, "gx_t256e32", 4)),
+    ("libc16_t256", half_only(libc(16, 256, 64, "libc16_t256", 2))),
+    ("libc16_t256_b3", half_only(libc(16, 256, 64, "libc16_t256_b3", 3))),
+    ("creg16_t256_b3", half_only(creg(16, 256, 64, "creg16_t256_b3", 3))),
+    ("cpa16_t256_b3", half_only(cpa(16, 256, 64, "cpa16_t256_b3", 3))),
+    ("libw16_t256_b3", half_only(libc(16, 256, 64, "libw16_t256_b3", 3))),
+    ("libc16_t512", f32_only(libc(16, 512, 32, "libc16_t512", 2))),
+]
+SESSION9_128 = [  # the library's kernel (libw: kWhole, no masks; the shapes here have whole parts) against libc
+    ("libc8_t256_b3", libc(8, 256, 64, "libc8_t256_b3", 3)),
+    ("libw8_t256_b3", libc(8, 256, 64, "libw8_t256_b3", 3)),  # whole parts here
+    ("creg8_t256_b3", creg(8, 256, 64, "creg8_t256_b3", 3)),
+]
+if "--session9" in sys.argv:  # bench/results/lab/lab-softmax_long-session9.*
+    NAME_SUFFIX = "-session9"
+    DTYPES = ["float16", "bfloat16", "float32"]
+    ROWS = [("softmax", "16x262144", 16, 262144, False, SESSION9_16),
+            ("softmax", "128x131072", 128, 131072, False, [(n, half_only(c)) for n, c in SESSION9_128]),
+            ("log_softmax", "16x262144 log=True", 16, 262144, True,
+             [("libc16_t256_b3", half_only(libc(16, 256, 64, "libc16_t256_b3_log", 3)))])]
 if "--session6" in sys.argv:  # the sixth session's candidates only (bench/results/lab/lab-softmax_long-session6.*)
     NAME_SUFFIX = "-session6"
     ROWS = [

@@ -117,13 +117,22 @@ CASES = (
         Case(shapes=((8192, 8192),), attrs=_attrs(-1, False), scale=SCALE, device_only=True, dtypes=("float16",)),
     ] + [  # few long rows, with special values too. On NVIDIA (H200), f16/bf16/f32: the grid tier (parts of
         # 8192 in co-resident blocks) for 20x5000 and 40x4097 (a block per row), 3x300001 (odd: unpacked),
-        # 1x1048576 and 16x262144; the cluster tier (8 blocks per row) for 128x131072 (full parts) and
+        # 1x1048576 and 16x262144 (f32; half types take 16-block clusters, below); the cluster tier (8 blocks per
+        # row) for 128x131072 (whole parts) and
         # 40x122887 (unpacked, a short last part; too many parts for the grid tier's 528 resident blocks)
         Case(shapes=(s,), attrs=_attrs(-1, log), fill=fill, scale=SCALE, device_only=True)
         for s in ((20, 5000), (40, 4097), (3, 300001), (128, 131072)) for log in LOGS for fill in ("normal", "specials")
     ] + [
         Case(shapes=(s,), attrs=_attrs(-1, log), scale=SCALE, device_only=True, dtypes=dtypes)
         for s, dtypes in (((1, 1 << 20), testing.DTYPES), ((40, 122887), ("float32", "float16"))) for log in LOGS
+    ] + [  # half rows of 9 to 16 parts of 16384: clusters of 16 blocks on NVIDIA (sm_90, where the device runs
+        # them; f32 and f64 take the grid or split tier): full parts with special values (16x262144), a short
+        # last part (12x250000), unpacked (9x200003: odd)
+        Case(shapes=(s,), attrs=_attrs(-1, log), fill=fill, scale=SCALE, device_only=True)
+        for s, fill in (((16, 262144), "specials"), ((12, 250000), "normal"), ((9, 200003), "normal")) for log in LOGS
+    ] + [  # f64 in whole parts of the 8-block cluster tier (parts of 8192 doubles; too many for the grid tier)
+        Case(shapes=((40, 65536),), attrs=_attrs(-1, log), scale=SCALE, device_only=True, dtypes=("float64",))
+        for log in LOGS
     ] + [  # a non-last axis in 16-byte packs: the cluster column tier on NVIDIA (sm_90; clusters of 1, 2, 4
         # and 8 blocks on an H200: 40x25600 takes 1, 96x64 4), tiles past inner's end, narrow tiles (inner 16:
         # 2 or 4 lanes), outer > 1, special values (dim 96 and 64 leave some columns without a NaN), in place

@@ -2,10 +2,12 @@
 // parts of kPartLength<T, kClusterThreads> (128 x 131072): a cluster of kClusterBlocks blocks per row,
 // each holding its part of the row in registers (RegisterPart, grid_rows.cuh); every warp sends its
 // (max, sum of exponentials) to every block of the cluster once (ClusterMailbox: st.async, no cluster
-// barrier after the first), so x is read once and y written once, in one kernel. NVIDIA only (MACA has
-// no clusters), and Hopper (sm_90) or newer: code compiled for an older architecture (an sm_80 or sm_89
-// cubin, compute_80 PTX) has an empty, trapping body here, and the dispatcher never picks this tier
-// where the loaded code is such (kernel.cuh: cluster_tier_available).
+// barrier after the first), so x is read once and y written once, in one kernel. Half types also take
+// clusters of kLargeClusterBlocks (16, a non-portable size) for rows of up to twice that (16 x 262144),
+// where the device runs them. NVIDIA only (MACA has no clusters), and Hopper (sm_90) or newer: code
+// compiled for an older architecture (an sm_80 or sm_89 cubin, compute_80 PTX) has an empty, trapping
+// body here, and the dispatcher never picks this tier where the loaded code is such (kernel.cuh:
+// cluster_tier_available).
 #ifndef OPS_SOFTMAX_NVIDIA_CLUSTER_ROWS_CUH_
 #define OPS_SOFTMAX_NVIDIA_CLUSTER_ROWS_CUH_
 
@@ -26,8 +28,9 @@ namespace oprt::gpu::softmax_detail {
 // registers (kPacks packs of P per thread). Each warp's stats go to slot rank * warps + warp of every block's
 // mailbox; every warp of every block then folds all the slots in the same order (so all get the same
 // bits) and writes its part of y. A device function, so that bench/lab can time this very code.
-// kLog: log_softmax (a template parameter, as in grid_rows.cuh).
-template <class T, int P, int kBlocks, int kBlockThreads, int kPacks, bool kLog>
+// kLog: log_softmax (a template parameter, as in grid_rows.cuh). kWhole: every part is whole (cols ==
+// kBlocks * chunk, chunk == kBlockThreads * kPacks * P), so no load or store is masked.
+template <class T, int P, int kBlocks, int kBlockThreads, int kPacks, bool kLog, bool kWhole = false>
 __device__ __forceinline__ void softmax_part_in_cluster(const T *x, T *y, int64_t cols, int64_t chunk) {
   static_assert(kBlocks <= kWarpSize, "lane l of each warp sends to block l");
   using C = ComputeType<T>;
@@ -39,8 +42,8 @@ __device__ __forceinline__ void softmax_part_in_cluster(const T *x, T *y, int64_
   const int64_t row = cluster_index(), begin = rank * chunk;
   const int packs = static_cast<int>(std::max<int64_t>(0, std::min(chunk, cols - begin)) / P);
   RegisterPart<kBlockThreads, kPacks, T, P> part;
-  part.load(reinterpret_cast<const Vec *>(x + row * cols + begin), reinterpret_cast<const Vec *>(x + row * cols), packs,
-            kLog);
+  part.template load<kWhole>(reinterpret_cast<const Vec *>(x + row * cols + begin),
+                             reinterpret_cast<const Vec *>(x + row * cols), packs, kLog);
   const CombineStats<C> combine;
   const RowStats<C> warp = warp_reduce(part.stats, combine);
   const unsigned lane = threadIdx.x % kWarpSize;
@@ -49,7 +52,8 @@ __device__ __forceinline__ void softmax_part_in_cluster(const T *x, T *y, int64_
   const RowStats<C> *slots = mailbox.receive();
   RowStats<C> total = empty_stats<C>();
   for (unsigned slot = lane; slot < kBlocks * kWarps; slot += kWarpSize) total = combine(total, slots[slot]);
-  part.store(reinterpret_cast<Vec *>(y + row * cols + begin), packs, warp_reduce(total, combine), kLog);
+  part.template store<kWhole>(reinterpret_cast<Vec *>(y + row * cols + begin), packs, warp_reduce(total, combine),
+                              kLog);
 }
 
 // A block's threads: half types hold a part of kPartLength<T, kClusterThreads> in half as many threads,
@@ -66,14 +70,16 @@ constexpr int kClusterPartPacks = static_cast<int>(kPartLength<T, kClusterThread
 template <class T>
 constexpr int kClusterBlocksPerSM = sizeof(T) == 2 ? kClusterHalfMinBlocks : kClusterMinBlocks;
 
-template <class T, int P, bool kLog = false>
-__global__ void OPRT_CLUSTER_DIMS(kClusterBlocks) __launch_bounds__(kClusterBlockThreads<T>, kClusterBlocksPerSM<T>)
+// kBlocks: kClusterBlocks, or kLargeClusterBlocks (half types, where large_clusters_run says the device
+// runs it). kWhole: every part is whole (kernel.cuh launches it where cols == kBlocks * the part length).
+template <class T, int P, int kBlocks, bool kLog = false, bool kWhole = false>
+__global__ void OPRT_CLUSTER_DIMS(kBlocks) __launch_bounds__(kClusterBlockThreads<T>, kClusterBlocksPerSM<T>)
     softmax_rows_in_cluster(const T *x, T *y, int64_t cols, int64_t chunk) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
   __trap();  // no clusters before sm_90; the dispatcher does not launch this kernel there
 #else
-  softmax_part_in_cluster<T, P, kClusterBlocks, kClusterBlockThreads<T>, kClusterPartPacks<T, P>, kLog>(x, y, cols,
-                                                                                                      chunk);
+  softmax_part_in_cluster<T, P, kBlocks, kClusterBlockThreads<T>, kClusterPartPacks<T, P>, kLog, kWhole>(x, y, cols,
+                                                                                                        chunk);
 #endif
 }
 #endif

@@ -1,4 +1,4 @@
-// Softmax tier 4, rows too few to fill the SMs (16 x 262144, 1 x 1048576): each row is cut into parts,
+// Softmax tier 4, rows too few to fill the SMs (1 x 1048576; 16 x 262144 in f32): each row is cut into parts,
 // a block per part holding it in registers, and every block of the grid is resident at once (a
 // cooperative launch, which the dispatcher sizes from the occupancy API). Each block writes its part's
 // max and sum of exponentials to the workspace; after a grid-wide sync it combines its row's parts and
@@ -47,15 +47,18 @@ struct RegisterPart {
   // keeps x). Every pack is loaded, those past the part's end from `row` (the row's first pack, which
   // exists) and then set to -inf: predicated loads made the compiler interleave some types' unpacking with
   // the loads, so that a load waited for an earlier one to land before it was issued (lab softmax_long,
-  // session 6), and a second, unmasked path for whole parts cost the registers of both (session 8).
+  // session 6), and a second, unmasked path for whole parts in the same kernel cost the registers of both
+  // (session 8). kWhole: the caller knows the part is whole (packs == kBlockThreads * kPacks), a kernel of
+  // its own with no masks at all.
+  template <bool kWhole = false>
   __device__ __forceinline__ void load(const Pack<T, P> *in, const Pack<T, P> *row, int packs, bool log) {
     Pack<T, P> loaded[kPacks];
 #pragma unroll
-    for (int j = 0; j < kPacks; ++j) loaded[j] = load_pack_once(index(j) < packs ? in + index(j) : row);
+    for (int j = 0; j < kPacks; ++j) loaded[j] = load_pack_once(kWhole || index(j) < packs ? in + index(j) : row);
 #pragma unroll
     for (int j = 0; j < kPacks; ++j) {
       unpack(loaded[j], values[j]);
-      if (index(j) >= packs) {
+      if (!kWhole && index(j) >= packs) {
 #pragma unroll
         for (int k = 0; k < P; ++k) values[j][k] = negative_infinity<C>();
       }
@@ -64,6 +67,7 @@ struct RegisterPart {
   }
 
   // Writes the part's y to `out` once the row's stats are known.
+  template <bool kWhole = false>
   __device__ __forceinline__ void store(Pack<T, P> *out, int packs, const RowStats<C> &row, bool log) {
     const PartNormalizer<C> normalize(stats, row, log);
 #pragma unroll
@@ -73,7 +77,7 @@ struct RegisterPart {
     }
 #pragma unroll
     for (int j = 0; j < kPacks; ++j) {
-      if (index(j) < packs) store_pack_once(out + index(j), pack<T>(values[j]));
+      if (kWhole || index(j) < packs) store_pack_once(out + index(j), pack<T>(values[j]));
     }
   }
 };

@@ -15,7 +15,8 @@
 //   block_shared_rows.cuh    longer rows, enough of them to fill the SMs: a block per row in shared memory
 //   grid_rows.cuh            rows too few to fill the SMs: parts of a row in co-resident blocks'
 //                            registers, a grid-wide sync between the row's stats and y (NVIDIA)
-//   cluster_rows.cuh         up to 8 parts in registers: a cluster of blocks per row (NVIDIA, sm_90 only)
+//   cluster_rows.cuh         up to 8 parts in registers (half types 16 where the device runs such clusters): a
+//                            cluster of blocks per row (NVIDIA, sm_90 only)
 //   split_rows.cuh           otherwise: rows cut into parts, a block per part, two kernels
 //   cluster_columns.cuh      softmax over a non-last axis (inner > 1), 16-byte packs, a tile's dim rows in the
 //                            shared memory of a cluster of blocks (NVIDIA, sm_90 only): x read once
@@ -113,7 +114,7 @@ oprt_status_t launch_rows_in_shared(const T *x, T *y, int64_t rows, int64_t cols
 template <class T, int P>
 oprt_status_t launch_rows_across_grid(const T *x, T *y, int64_t rows, int64_t cols, int64_t parts, void *stats_buffer,
                                       bool log, oprt_stream_t stream);
-template <class T, int P>
+template <class T, int P, int kBlocks>
 oprt_status_t launch_rows_in_cluster(const T *x, T *y, int64_t rows, int64_t cols, int64_t chunk, bool log,
                                      oprt_stream_t stream);
 
@@ -137,10 +138,26 @@ oprt_status_t grid_tier_resident_blocks(int64_t *blocks) {
   return full_wave_blocks<softmax_rows_across_grid<T, P>, kGridThreads>(blocks);
 }
 
-template <class T, int P>
+// Whether the cluster tier runs here with kBlocks blocks per row: the loaded code is sm_90's and, for more
+// than the portable 8, the device runs that cluster size (which also allows it on both kernels).
+template <class T, int P, int kBlocks>
 oprt_status_t cluster_tier_available(bool *available) {
-  return hopper_code_loaded<softmax_rows_in_cluster<T, P>>(available,
-                                                          "querying the architecture of softmax's cluster kernel");
+  OPRT_RETURN_IF_ERROR((hopper_code_loaded<softmax_rows_in_cluster<T, P, kBlocks>>(
+      available, "querying the architecture of softmax's cluster kernel")));
+  if (!*available || kBlocks <= kClusterBlocks) return OPRT_STATUS_SUCCESS;
+  constexpr int kBlockThreads = kClusterBlockThreads<T>;
+  constexpr const char *kWhat = "querying whether the device runs softmax's large clusters";
+  bool runs[4] = {};
+  OPRT_RETURN_IF_ERROR((large_clusters_run<softmax_rows_in_cluster<T, P, kBlocks, false, false>, kBlockThreads>(
+      &runs[0], kWhat)));
+  OPRT_RETURN_IF_ERROR((large_clusters_run<softmax_rows_in_cluster<T, P, kBlocks, true, false>, kBlockThreads>(
+      &runs[1], kWhat)));
+  OPRT_RETURN_IF_ERROR((large_clusters_run<softmax_rows_in_cluster<T, P, kBlocks, false, true>, kBlockThreads>(
+      &runs[2], kWhat)));
+  OPRT_RETURN_IF_ERROR((large_clusters_run<softmax_rows_in_cluster<T, P, kBlocks, true, true>, kBlockThreads>(
+      &runs[3], kWhat)));
+  *available = runs[0] && runs[1] && runs[2] && runs[3];
+  return OPRT_STATUS_SUCCESS;
 }
 #endif
 template <class T, int P>
@@ -243,6 +260,19 @@ oprt_status_t softmax_rows(const T *x, T *y, int64_t rows, int64_t cols, void *s
                : launch_rows_in_shared<T, P, kThreads>(x, y, rows, cols, row_bytes, log, limits.sm_count, stream);
   }
 #if !defined(__MACACC__)
+  // cluster_rows.cuh with clusters of kLargeClusterBlocks: half rows longer than kClusterBlocks parts and up
+  // to kLargeClusterBlocks, enough of them to fill the SMs (16 x 262144; fewer take the grid tier).
+  if constexpr (sizeof(T) == 2) {
+    const int64_t large_chunk = ceil_div(ceil_div(cols, kLargeClusterBlocks), P) * P;
+    if (cols > kClusterBlocks * kPartLength<T, kClusterThreads> && large_chunk <= kPartLength<T, kClusterThreads> &&
+        rows * kLargeClusterBlocks >= limits.sm_count) {
+      bool available = false;
+      OPRT_RETURN_IF_ERROR((cluster_tier_available<T, P, kLargeClusterBlocks>(&available)));
+      if (available) {
+        return launch_rows_in_cluster<T, P, kLargeClusterBlocks>(x, y, rows, cols, large_chunk, log, stream);
+      }
+    }
+  }
   // grid_rows.cuh: a block per part of kPartLength values (whole packs, so every part starts aligned),
   // where the device holds all the rows' blocks at once.
   int64_t resident = 0;
@@ -254,8 +284,8 @@ oprt_status_t softmax_rows(const T *x, T *y, int64_t rows, int64_t cols, void *s
   const int64_t chunk = ceil_div(ceil_div(cols, kClusterBlocks), P) * P;
   if (rows * kClusterBlocks >= limits.sm_count && chunk <= kPartLength<T, kClusterThreads>) {
     bool available = false;
-    OPRT_RETURN_IF_ERROR((cluster_tier_available<T, P>(&available)));
-    if (available) return launch_rows_in_cluster<T, P>(x, y, rows, cols, chunk, log, stream);
+    OPRT_RETURN_IF_ERROR((cluster_tier_available<T, P, kClusterBlocks>(&available)));
+    if (available) return launch_rows_in_cluster<T, P, kClusterBlocks>(x, y, rows, cols, chunk, log, stream);
   }
 #endif
   // split_rows.cuh: everything else.
@@ -463,13 +493,17 @@ oprt_status_t launch_rows_across_grid(const T *x, T *y, int64_t rows, int64_t co
   return check_launch("softmax_rows_across_grid", config.gridDim, config.blockDim, 0);
 }
 
-// A cluster of kClusterBlocks blocks per row (the kernel's compiled-in cluster size), each holding
-// `chunk` elements of it.
-template <class T, int P>
+// A cluster of kBlocks blocks per row (the kernel's compiled-in cluster size), each holding `chunk`
+// elements of it; the unmasked kernel where every part is whole (128 x 131072, 16 x 262144).
+template <class T, int P, int kBlocks>
 oprt_status_t launch_rows_in_cluster(const T *x, T *y, int64_t rows, int64_t cols, int64_t chunk, bool log,
                                      oprt_stream_t stream) {
-  const auto kernel = log ? softmax_rows_in_cluster<T, P, true> : softmax_rows_in_cluster<T, P, false>;
-  const unsigned blocks = static_cast<unsigned>(rows * kClusterBlocks);
+  const bool whole = chunk == kPartLength<T, kClusterThreads> && cols == kBlocks * chunk;
+  const auto kernel = whole ? (log ? softmax_rows_in_cluster<T, P, kBlocks, true, true>
+                                   : softmax_rows_in_cluster<T, P, kBlocks, false, true>)
+                            : (log ? softmax_rows_in_cluster<T, P, kBlocks, true, false>
+                                   : softmax_rows_in_cluster<T, P, kBlocks, false, false>);
+  const unsigned blocks = static_cast<unsigned>(rows * kBlocks);
   kernel<<<blocks, kClusterBlockThreads<T>, 0, to_stream(stream)>>>(x, y, cols, chunk);
   return check_launch("softmax_rows_in_cluster", blocks, kClusterBlockThreads<T>, 0);
 }

@@ -12,6 +12,7 @@ constexpr int kThreads = 256;                        // block size of most kerne
 constexpr int kShortRowThreads = 128;                // shared-memory tier, rows up to kShortRowBytes (notes)
 constexpr size_t kShortRowBytes = 8 * 1024;          // (notes: "Block sizes")
 constexpr int kClusterBlocks = 8;                    // blocks per row in the cluster tier: the portable maximum
+constexpr int kLargeClusterBlocks = 16;              // and for half types where the device runs it (notes: "Session 9")
 constexpr int kClusterThreads = 512;                 // cluster tier's blocks for f32 and f64 (notes: "Few long rows")
 constexpr int kClusterHalfThreads = 256;             // and for half types: 64 values a thread (notes: "Few long rows")
 constexpr int kClusterMinBlocks = 2;                 // cluster tier: blocks per SM it is compiled for (f32, f64: 64 registers)
