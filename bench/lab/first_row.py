@@ -11,10 +11,13 @@ peak, then ours / Liger / QuACK / ours again on f16, then bf16 the same way, the
 after a pause. If position is what costs us, the first "ours" is the slow one and the later ones are not.
 
 Session 9's first run: all of them took 18.4-19.0 us, ours first or not, while run_ops times the peers
-(and ours from the second row on) at 16.6-17.2. What run_ops does before the peers of its first row and
-this lab did not: torch eager and torch.compile, compute-heavier kernels (56 and 41 us). `--clocks` tests
-whether such work speeds up the memory-bound kernels timed after it (the SM clock ramping up): ours and
-Liger after the copy peak, after torch eager's softmax, after a burst of matmuls, after a pause.
+(and ours from the second row on) at 16.6-17.2, and ncu (L2 invalidated, kernels far apart) had all three
+at 16.7-17.0. What differs is the host: a call launched fast enough (ours, through the C fast path) is
+queued right behind its flush and starts while the L2 still holds the flush's dirty lines; one launched
+slower (a Triton or CuTe DSL launch, or any call once torch.compile's hooks are in the process) starts
+after a gap. `--settle` times every implementation with run_ops's timer as it was (each call queued
+behind its flush), with the flush waited for before each call (DeviceTimer(settle=True)), and ours
+launched 200 us after its flush was queued (a host busy-wait; the flush itself takes ~130 us).
 """
 
 import sys
@@ -60,29 +63,41 @@ def main():
                 fn(x)
         torch.cuda.synchronize()
         table = dict(impls)
-        if "--clocks" in sys.argv:
-            table["eager"] = lambda x: torch.softmax(x, -1)
-            a = torch.randn(8192, 8192, device="cuda", dtype=torch.float16)
-            plan = [("float16", "ours"), ("float16", "liger"), ("float16", "eager"), ("float16", "ours"),
-                    ("float16", "liger"), ("copy", None), ("float16", "ours"), ("float16", "liger"),
-                    ("matmul", None), ("float16", "ours"), ("float16", "liger"), ("pause", None),
-                    ("float16", "ours"), ("float16", "liger")]
+        if "--settle" in sys.argv:
+            settled = lab._benchmark_module().DeviceTimer(torch, settle=True)
+            inputs["float32"] = torch.randn(4096, 4096, device="cuda")
+            for name, fn in impls:
+                fn(inputs["float32"])
+
+            ours = table["ours"]
+
+            def ours_late(x):  # ours, launched 200 us after its flush was queued (the flush takes ~130 us)
+                t0 = time.perf_counter()
+                while time.perf_counter() - t0 < 200e-6:
+                    pass
+                return ours(x)
+
+            table["ours, 200 us late"] = ours_late
+            step = 0
+            for dtype in ("float16", "bfloat16", "float32"):
+                for name in list(table):
+                    for timer_name, t in (("queued", timer), ("settled", settled)):
+                        if name.endswith("late") and timer_name == "settled":
+                            continue
+                        step += 1
+                        row = {"step": step, "what": "%s 4096x4096 %s, %s" % (name, dtype, timer_name)}
+                        row.update(p50(t, lambda fn=table[name], x=inputs[dtype]: fn(x)))
+                        rows.append(row)
+                        print("%2d %-44s p50 %7.2f (p20 %7.2f p80 %7.2f)" % (
+                            step, row["what"], row["p50"], row["p20"], row["p80"]), flush=True)
+            plan = []
         else:
             plan = [("float16", name) for name, _ in impls] + [("float16", "ours")]
             plan += [("bfloat16", name) for name, _ in impls] + [("bfloat16", "ours")]
             plan += [("pause", None), ("float16", "ours"), ("float16", "liger")]
         for step, (dtype, name) in enumerate(plan, 1):
-            if dtype in ("pause", "copy", "matmul"):
-                rows.append({"step": step, "what": dtype})
-                print("%2d %s" % (step, dtype), flush=True)
-                if dtype == "pause":
-                    time.sleep(2.0)
-                elif dtype == "copy":
-                    timer.copy_peak(1 << 30)
-                else:
-                    for _ in range(200):  # ~0.3 s of tensor-core work
-                        a @ a
-                    torch.cuda.synchronize()
+            if dtype == "pause":
+                time.sleep(2.0)
                 continue
             if name not in table:
                 continue
@@ -93,7 +108,7 @@ def main():
             print("%2d %-32s p50 %7.2f (p20 %7.2f p80 %7.2f)" % (step, row["what"], row["p50"], row["p20"], row["p80"]),
                   flush=True)
     print("(%.0f s)" % (time.perf_counter() - start))
-    lab.save("first_row-clocks" if "--clocks" in sys.argv else "first_row", rows)
+    lab.save("first_row-settle" if "--settle" in sys.argv else "first_row", rows)
 
 
 if __name__ == "__main__":
