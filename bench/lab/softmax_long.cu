@@ -802,12 +802,18 @@ LAB_DTYPES(NEW_KERNELS)
 
 // The library's cluster tier (ops/softmax/nvidia/cluster_rows.cuh, softmax_part_in_cluster) at the
 // library's shape (libc8_t512: 512 threads, kPartPacks packs) and others; args (x, y, cols, chunk).
-#define LIBC_KERNEL(name, sfx, T, CL, THREADS, VALUES, MINB, LOG)                                                \
+// WHOLE: softmax_part_in_cluster's kWhole (no masks; only for rows of whole parts): LIBW_KERNEL.
+#define LIB_KERNEL(name, sfx, T, CL, THREADS, VALUES, MINB, LOG, WHOLE)                                          \
   extern "C" __global__ void __cluster_dims__(CL, 1, 1) __launch_bounds__(THREADS, MINB)                        \
       name##_##sfx(const T *x, T *y, long long cols, long long chunk) {                                          \
     constexpr int P = 16 / sizeof(T);                                                                            \
-    oprt::gpu::softmax_detail::softmax_part_in_cluster<T, P, CL, THREADS, VALUES / P, LOG>(x, y, cols, chunk);   \
+    oprt::gpu::softmax_detail::softmax_part_in_cluster<T, P, CL, THREADS, VALUES / P, LOG, WHOLE>(x, y, cols,    \
+                                                                                                  chunk);        \
   }
+#define LIBC_KERNEL(name, sfx, T, CL, THREADS, VALUES, MINB, LOG) \
+  LIB_KERNEL(name, sfx, T, CL, THREADS, VALUES, MINB, LOG, false)
+#define LIBW_KERNEL(name, sfx, T, CL, THREADS, VALUES, MINB, LOG) \
+  LIB_KERNEL(name, sfx, T, CL, THREADS, VALUES, MINB, LOG, true)
 
 // The same without __cluster_dims__ (args as LIBC_KERNEL): launched with a cluster attribute, as the library.
 #define LIBX_KERNEL(name, sfx, T, CL, THREADS, VALUES, MINB, LOG)                                                \
@@ -841,15 +847,6 @@ LAB_DTYPES(SESSION6_KERNELS)
   LIBC_KERNEL(libc8_t256_b3, sfx, T, 8, 256, 64, 3, false)
 SESSION8_KERNELS(f16, __half)
 SESSION8_KERNELS(bf16, __nv_bfloat16)
-
-// The library's kernel for whole parts (softmax_part_in_cluster's kWhole: no masks), args as LIBC_KERNEL.
-#define LIBW_KERNEL(name, sfx, T, CL, THREADS, VALUES, MINB, LOG)                                                \
-  extern "C" __global__ void __cluster_dims__(CL, 1, 1) __launch_bounds__(THREADS, MINB)                        \
-      name##_##sfx(const T *x, T *y, long long cols, long long chunk) {                                          \
-    constexpr int P = 16 / sizeof(T);                                                                            \
-    oprt::gpu::softmax_detail::softmax_part_in_cluster<T, P, CL, THREADS, VALUES / P, LOG, true>(x, y, cols,     \
-                                                                                                 chunk);         \
-  }
 
 // Session 9: 16-block clusters for 16 x 262144 again, now at QuACK's shape there too (ncu: 16 x 16 blocks of
 // 256, clusters of 16, 80 registers, 3 blocks per SM); session 6 tried them at 2 blocks per SM only.

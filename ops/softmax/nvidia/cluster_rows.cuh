@@ -71,7 +71,8 @@ template <class T>
 constexpr int kClusterBlocksPerSM = sizeof(T) == 2 ? kClusterHalfMinBlocks : kClusterMinBlocks;
 
 // kBlocks: kClusterBlocks, or kLargeClusterBlocks (half types, where large_clusters_run says the device
-// runs it). kWhole: every part is whole (kernel.cuh launches it where cols == kBlocks * the part length).
+// runs it). kWhole: every part is whole (kernel.cuh launches it, for softmax, where cols == kBlocks * the part
+// length).
 template <class T, int P, int kBlocks, bool kLog = false, bool kWhole = false>
 __global__ void OPRT_CLUSTER_DIMS(kBlocks) __launch_bounds__(kClusterBlockThreads<T>, kClusterBlocksPerSM<T>)
     softmax_rows_in_cluster(const T *x, T *y, int64_t cols, int64_t chunk) {
