@@ -95,9 +95,6 @@ flags.DEFINE_list("peers", ["torch_eager", "torch_compile", "liger", "quack"], "
 flags.DEFINE_integer("precompile_workers", 8, "device benchmark: processes that make the first call of every "
                      "row's compiling peers (torch.compile, Liger, QuACK) at once before timing starts, so that "
                      "the timed run finds their on-disk caches warm (0: off)")
-flags.DEFINE_boolean("flush_settle", True, "device benchmark: wait for each L2 flush to finish before launching the "
-                     "timed call, so that every call starts on an idle device whatever its launch overhead "
-                     "(--noflush_settle: the call queued right behind its flush, as before session 9)")
 flags.DEFINE_float("precompile_timeout_s", 100, "device benchmark: the most seconds those processes may take")
 flags.DEFINE_boolean("bench_self_test", False, "run the device benchmark's code on the CPU (torch CPU tensors, "
                      "the CPU profiler, shapes shrunk to --max_bench_elements, default 65536): checks the "
@@ -551,7 +548,7 @@ def run_bench(selection, backend, json_path=None, device="cuda"):
     work = [(sel, case) for sel, case, _ in plan]
     wanted = [p for p in PEERS if p in FLAGS.peers] if FLAGS.torch else []
     settings = dict(device=device, repeats=FLAGS.repeats or 50, min_repeats=min(FLAGS.min_repeats, FLAGS.repeats or 50),
-                    budget_s=FLAGS.measure_budget_s, settle=FLAGS.flush_settle,
+                    budget_s=FLAGS.measure_budget_s,
                     flush_bytes=benchmark.L2_FLUSH_BYTES if device == "cuda" else 1 << 20)
     timing = "device time (torch.profiler)"
     try:
@@ -586,8 +583,6 @@ def run_bench(selection, backend, json_path=None, device="cuda"):
             "wall_time": "perf_counter around fn() + synchronize, after a flush and a synchronize, per call",
             "event_time": "CUDA events around the same span",
             "l2_flush_bytes": int(timer.flush_buffer.numel()), "quantiles": list(benchmark.QUANTILES),
-            "flush_settle": "each call launched after its flush finished (device idle in between)" if timer.settle
-                            else "each call queued right behind its flush",
             "repeats": timer.repeats, "min_repeats": timer.min_repeats, "budget_s_per_measurement": timer.budget_s,
             "ratio": "best peer p50 device time / ours (>= 1.00: we lead)",
             "peak": "torch copy_ of 1 GiB, bytes read + written / p50 device time",

@@ -184,7 +184,7 @@ class FakeDevice:
 
 class FakeTimer(benchmark.DeviceTimer):
     def __init__(self, device, **kwargs):  # no torch: the profiler is the fake device's timeline
-        self.torch, self.device, self.annotated, self.fake, self.settle = None, "cpu", False, device, False
+        self.torch, self.device, self.annotated, self.fake = None, "cpu", False, device
         self.repeats, self.min_repeats, self.budget_s, self.warmup = 40, 10, 10.0, 3
         self.flush_names, self.markers_per_flush = {FLUSH}, 1
         self.__dict__.update(kwargs)
@@ -223,32 +223,6 @@ def test_device_timer_measures_each_call_from_a_fake_profiler_trace():
     bad = FakeTimer(FakeDevice(lambda i: [(FLUSH, 1_000), ("k", 1_000)]))
     with pytest.raises(ValueError):
         bad.measure(bad.fake.fn)
-
-
-def test_settled_timer_waits_for_each_flush_before_the_call():
-    order = []
-
-    class Recorder(FakeTimer):
-        def flush(self):
-            order.append("flush")
-            super().flush()
-
-        def synchronize(self):
-            order.append("sync")
-
-    device = FakeDevice(lambda i: [("k", 1_000)])
-    queued, settled = Recorder(device), Recorder(device, settle=True)
-
-    def call():
-        order.append("call")
-        device.fn()
-
-    for timer, between in ((queued, []), (settled, ["sync"])):
-        order.clear()
-        per_call = timer._trace(call, 5)
-        assert [us for us, _ in per_call] == [1.0] * 5
-        body = order[order.index("flush"):order.index("call", len(order) - 3) + 1]
-        assert body == (["flush"] + between + ["call"]) * 5
 
 
 def _row(op, case, nbytes, ours, **peers):

@@ -12,12 +12,16 @@ after a pause. If position is what costs us, the first "ours" is the slow one an
 
 Session 9's first run: all of them took 18.4-19.0 us, ours first or not, while run_ops times the peers
 (and ours from the second row on) at 16.6-17.2, and ncu (L2 invalidated, kernels far apart) had all three
-at 16.7-17.0. What differs is the host: a call launched fast enough (ours, through the C fast path) is
-queued right behind its flush and starts while the L2 still holds the flush's dirty lines; one launched
-slower (a Triton or CuTe DSL launch, or any call once torch.compile's hooks are in the process) starts
-after a gap. `--settle` times every implementation with run_ops's timer as it was (each call queued
-behind its flush), with the flush waited for before each call (DeviceTimer(settle=True)), and ours
-launched 200 us after its flush was queued (a host busy-wait; the flush itself takes ~130 us).
+at 16.7-17.0. The next guess was the host: a call launched fast enough (ours, through the C fast path) is
+queued right behind its flush and might meet the flush's dirty lines in L2, one launched slower might start
+after a gap. `--settle` times every implementation with run_ops's timer (each call queued behind its
+flush), with the flush waited for before each call (a synchronize after it), and ours launched 200 us
+after its flush was queued (a host busy-wait; the flush itself takes ~130 us).
+
+Session 9's second run (`--settle`): no difference. Queued, settled or late, ours, Liger and QuACK took
+18.4-18.6 us (f16), 18.6-19.1 (bf16), 34.4-36.1 (f32); and the whole matrix timed by run_ops both ways in
+one session gave 61 and 60 rows led, geomean 1.109 both. So the gap is not host speed either, and run_ops
+keeps queuing each call behind its flush.
 """
 
 import sys
@@ -64,7 +68,12 @@ def main():
         torch.cuda.synchronize()
         table = dict(impls)
         if "--settle" in sys.argv:
-            settled = lab._benchmark_module().DeviceTimer(torch, settle=True)
+            class SettledTimer(type(timer)):  # waits for each flush to finish before the call is launched
+                def flush(self):
+                    super().flush()
+                    self.synchronize()
+
+            settled = SettledTimer(torch)
             inputs["float32"] = torch.randn(4096, 4096, device="cuda")
             for name, fn in impls:
                 fn(inputs["float32"])

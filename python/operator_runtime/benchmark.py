@@ -227,17 +227,11 @@ class DeviceTimer:
     by one kernel whose name (found once, by profiling a flush alone) marks the boundaries between calls.
     device='cpu' is the self-test: the CPU profiler, and each call wrapped in a record_function range
     that stands for its kernels (our C calls leave no other trace there).
-
-    settle: wait for each flush to finish before launching the call, so that every call starts on an idle
-    device. Without it a call launched fast enough is queued right behind its flush and starts while the
-    L2 still holds the flush's dirty lines, and one launched slower starts after a gap: on the H200 that
-    moved a 4096x4096 f16 softmax between 18.4 and 16.6 us with the kernel unchanged, so the device time
-    of an implementation depended on how fast its host code launches (bench/lab/first_row.py).
     """
 
     def __init__(self, torch, device="cuda", repeats=50, min_repeats=10, budget_s=0.25, warmup=3,
-                 flush_bytes=L2_FLUSH_BYTES, settle=False):
-        self.torch, self.device, self.settle = torch, device, settle
+                 flush_bytes=L2_FLUSH_BYTES):
+        self.torch, self.device = torch, device
         self.annotated = device == "cpu"
         self.repeats, self.min_repeats, self.budget_s, self.warmup = repeats, min_repeats, budget_s, warmup
         from torch.profiler import ProfilerActivity
@@ -296,8 +290,6 @@ class DeviceTimer:
         with self._profiler() as prof:
             for _ in range(calls):
                 self.flush()
-                if self.settle:
-                    self.synchronize()
                 fn()
             self.synchronize()
         events = self._events(prof)
@@ -364,8 +356,8 @@ class EventTimer(DeviceTimer):
     time around each call after its flush (launch gaps included). Reports say so."""
 
     def __init__(self, torch, device="cuda", repeats=50, min_repeats=10, budget_s=0.25, warmup=3,
-                 flush_bytes=L2_FLUSH_BYTES, settle=False):
-        self.torch, self.device, self.annotated, self.settle = torch, device, False, settle
+                 flush_bytes=L2_FLUSH_BYTES):
+        self.torch, self.device, self.annotated = torch, device, False
         self.repeats, self.min_repeats, self.budget_s, self.warmup = repeats, min_repeats, budget_s, warmup
         self.flush_buffer = torch.empty(flush_bytes, dtype=torch.uint8, device=device)
         self.flush_buffer.zero_()
@@ -377,8 +369,6 @@ class EventTimer(DeviceTimer):
         self.synchronize()
         for start, end in pairs:
             self.flush()
-            if self.settle:
-                self.synchronize()
             start.record()
             fn()
             end.record()
