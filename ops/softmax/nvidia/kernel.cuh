@@ -493,8 +493,8 @@ oprt_status_t launch_rows_across_grid(const T *x, T *y, int64_t rows, int64_t co
 
 // A cluster of kBlocks blocks per row (the kernel's compiled-in cluster size), each holding `chunk`
 // elements of it; softmax takes the unmasked kernel where every part is whole (128 x 131072, 16 x 262144).
-// log_softmax keeps the masked one: its unmasked kernel ran slower (bf16 128 x 131072: 24.9 us against 21.2;
-// bench/notes/softmax-tuning.md, "Session 9").
+// log_softmax keeps the masked one: its unmasked bf16 kernel spills at 80 registers and ran slower (128 x 131072:
+// 24.9 us against 21.2; bench/notes/softmax-tuning.md, "Session 9").
 template <class T, int P, int kBlocks>
 oprt_status_t launch_rows_in_cluster(const T *x, T *y, int64_t rows, int64_t cols, int64_t chunk, bool log,
                                      oprt_stream_t stream) {
