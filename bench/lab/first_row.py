@@ -27,97 +27,89 @@ keeps queuing each call behind its flush.
 import sys
 import time
 
-import numpy as np
 import torch
 
 import lab
 
+SHAPE = (4096, 4096)
 
-def p50(timer, fn):
-    m = timer.measure(fn)
-    q = np.percentile(m["device_us"], [20, 50, 80])
-    return {"p20": float(q[0]), "p50": float(q[1]), "p80": float(q[2]), "calls": len(m["device_us"])}
+
+def timed_row(rows, what, fn, by=None):
+    """Times fn (lab.time_us, by the lab's timer or `by`), prints and keeps the row."""
+    row = {"step": len(rows), "what": what}
+    row.update(lab.time_us(fn, by))
+    rows.append(row)
+    print("%2d %-44s p50 %7.2f (p20 %7.2f p80 %7.2f)" % (row["step"], what, row["p50"], row["p20"], row["p80"]),
+          flush=True)
+
+
+def order_rows(rows, table, inputs):
+    """run_ops's order: each implementation on f16, ours again; the same on bf16; ours and Liger after a pause."""
+    names = [name for name in table]
+    plan = [("float16", name) for name in names] + [("float16", "ours")]
+    plan += [("bfloat16", name) for name in names] + [("bfloat16", "ours")]
+    plan += [("pause", None), ("float16", "ours"), ("float16", "liger")]
+    for dtype, name in plan:
+        if dtype == "pause":
+            time.sleep(2.0)
+        elif name in table:
+            timed_row(rows, "%s 4096x4096 %s" % (name, dtype), lambda fn=table[name], x=inputs[dtype]: fn(x))
+
+
+def settle_rows(rows, table, inputs):
+    """Each implementation queued behind its flush and launched after it finished; ours also 200 us late."""
+    class SettledTimer(type(lab.timer())):  # waits for each flush to finish before the call is launched
+        def flush(self):
+            super().flush()
+            self.synchronize()
+
+    settled = SettledTimer(torch)
+    ours = table["ours"]
+
+    def ours_late(x):  # ours, launched 200 us after its flush was queued (the flush takes ~130 us)
+        t0 = time.perf_counter()
+        while time.perf_counter() - t0 < 200e-6:
+            pass
+        return ours(x)
+
+    for dtype in ("float16", "bfloat16", "float32"):
+        for name, fn in table.items():
+            call = lambda fn=fn, x=inputs[dtype]: fn(x)  # noqa: E731
+            timed_row(rows, "%s 4096x4096 %s, queued" % (name, dtype), call)
+            timed_row(rows, "%s 4096x4096 %s, settled" % (name, dtype), call, settled)
+        timed_row(rows, "ours, 200 us late 4096x4096 %s, queued" % dtype, lambda x=inputs[dtype]: ours_late(x))
 
 
 def main():
     import operator_runtime as oprt
 
-    impls = [("ours", lambda x: oprt.softmax(x, axis=-1))]
+    table = {"ours": lambda x: oprt.softmax(x, axis=-1)}
     try:
         from liger_kernel.ops.softmax import LigerSoftmaxFunction
 
-        impls.append(("liger", LigerSoftmaxFunction.apply))
+        table["liger"] = LigerSoftmaxFunction.apply
     except ImportError as error:
         print("liger absent:", error)
     try:
         from quack.softmax import softmax_fwd
 
-        impls.append(("quack", softmax_fwd))
+        table["quack"] = softmax_fwd
     except Exception as error:  # noqa: BLE001 - a partial CuTe DSL install raises RuntimeError
         print("quack absent:", error)
-    timer = lab.timer()
-    rows = []
+    settle = "--settle" in sys.argv
     start = time.perf_counter()
-    peak = timer.copy_peak(1 << 30)
-    rows.append({"step": 0, "what": "copy peak (1 GiB)", "p50": peak["device_us"]["p50"]})
+    peak = lab.timer().copy_peak(1 << 30)
+    rows = [{"step": 0, "what": "copy peak (1 GiB)", "p50": peak["device_us"]["p50"]}]
     with oprt.backend("nvidia"):
-        inputs = {dt: torch.randn(4096, 4096, device="cuda").to(getattr(torch, dt)) for dt in ("float16", "bfloat16")}
-        for name, fn in impls:  # first calls (compiles) before anything is timed, as run_ops's precompile does
+        dtypes = ("float16", "bfloat16", "float32") if settle else ("float16", "bfloat16")
+        inputs = {dt: torch.randn(*SHAPE, device="cuda").to(getattr(torch, dt)) for dt in dtypes}
+        for fn in table.values():  # first calls (compiles) before anything is timed, as run_ops's precompile does
             for x in inputs.values():
                 fn(x)
         torch.cuda.synchronize()
-        table = dict(impls)
-        if "--settle" in sys.argv:
-            class SettledTimer(type(timer)):  # waits for each flush to finish before the call is launched
-                def flush(self):
-                    super().flush()
-                    self.synchronize()
-
-            settled = SettledTimer(torch)
-            inputs["float32"] = torch.randn(4096, 4096, device="cuda")
-            for name, fn in impls:
-                fn(inputs["float32"])
-
-            ours = table["ours"]
-
-            def ours_late(x):  # ours, launched 200 us after its flush was queued (the flush takes ~130 us)
-                t0 = time.perf_counter()
-                while time.perf_counter() - t0 < 200e-6:
-                    pass
-                return ours(x)
-
-            table["ours, 200 us late"] = ours_late
-            step = 0
-            for dtype in ("float16", "bfloat16", "float32"):
-                for name in list(table):
-                    for timer_name, t in (("queued", timer), ("settled", settled)):
-                        if name.endswith("late") and timer_name == "settled":
-                            continue
-                        step += 1
-                        row = {"step": step, "what": "%s 4096x4096 %s, %s" % (name, dtype, timer_name)}
-                        row.update(p50(t, lambda fn=table[name], x=inputs[dtype]: fn(x)))
-                        rows.append(row)
-                        print("%2d %-44s p50 %7.2f (p20 %7.2f p80 %7.2f)" % (
-                            step, row["what"], row["p50"], row["p20"], row["p80"]), flush=True)
-            plan = []
-        else:
-            plan = [("float16", name) for name, _ in impls] + [("float16", "ours")]
-            plan += [("bfloat16", name) for name, _ in impls] + [("bfloat16", "ours")]
-            plan += [("pause", None), ("float16", "ours"), ("float16", "liger")]
-        for step, (dtype, name) in enumerate(plan, 1):
-            if dtype == "pause":
-                time.sleep(2.0)
-                continue
-            if name not in table:
-                continue
-            x = inputs[dtype]
-            row = {"step": step, "what": "%s 4096x4096 %s" % (name, dtype)}
-            row.update(p50(timer, lambda fn=table[name], x=x: fn(x)))
-            rows.append(row)
-            print("%2d %-32s p50 %7.2f (p20 %7.2f p80 %7.2f)" % (step, row["what"], row["p50"], row["p20"], row["p80"]),
-                  flush=True)
+        (settle_rows if settle else order_rows)(rows, table, inputs)
     print("(%.0f s)" % (time.perf_counter() - start))
-    lab.save("first_row-settle" if "--settle" in sys.argv else "first_row", rows)
+    lab.save("first_row-settle" if settle else "first_row", rows)
 
 
 if __name__ == "__main__":

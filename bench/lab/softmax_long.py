@@ -262,21 +262,17 @@ if "--session8" in sys.argv:  # bench/results/lab/lab-softmax_long-session8.*
     ROWS = [("softmax", "128x131072", 128, 131072, False, SESSION8_128)]
 
 
+def for_dtypes(dtypes, plan):
+    """A candidate compiled for `dtypes` only (the SESSION9 kernels: half types, or f32)."""
+    def planned(rows, cols, dt, log, env):
+        if dt not in dtypes:
+            raise Skip("%s only" % " and ".join(dtypes))
+        return plan(rows, cols, dt, log, env)
+    return planned
+
+
 def half_only(plan):
-    """A candidate compiled for f16 and bf16 only (the SESSION8/SESSION9 kernels)."""
-    def only(rows, cols, dt, log, env):
-        if dt == "float32":
-            raise Skip("half types only")
-        return plan(rows, cols, dt, log, env)
-    return only
-
-
-def f32_only(plan):
-    def only(rows, cols, dt, log, env):
-        if dt != "float32":
-            raise Skip("f32 only")
-        return plan(rows, cols, dt, log, env)
-    return only
+    return for_dtypes(("float16", "bfloat16"), plan)
 
 
 SESSION9_16 = [  # 16-block clusters at QuACK's shape (3 blocks of 256 per SM; f32 the library's 512 x 32)
@@ -286,7 +282,7 @@ SESSION9_16 = [  # 16-block clusters at QuACK's shape (3 blocks of 256 per SM; f
     ("creg16_t256_b3", half_only(creg(16, 256, 64, "creg16_t256_b3", 3))),
     ("cpa16_t256_b3", half_only(cpa(16, 256, 64, "cpa16_t256_b3", 3))),
     ("libw16_t256_b3", half_only(libc(16, 256, 64, "libw16_t256_b3", 3))),
-    ("libc16_t512", f32_only(libc(16, 512, 32, "libc16_t512", 2))),
+    ("libc16_t512", for_dtypes(("float32",), libc(16, 512, 32, "libc16_t512", 2))),
 ]
 SESSION9_128 = [  # the library's kernel (libw: kWhole, no masks; the shapes here have whole parts) against libc
     ("libc8_t256_b3", libc(8, 256, 64, "libc8_t256_b3", 3)),

@@ -139,22 +139,23 @@ oprt_status_t grid_tier_resident_blocks(int64_t *blocks) {
 }
 
 // Whether the cluster tier runs here with kBlocks blocks per row: the loaded code is sm_90's and, for more
-// than the portable 8, the device runs that cluster size (which also allows it on both kernels).
+// than the portable 8, the device runs that cluster size (asked of, and so allowed on, each kernel that
+// launch_rows_in_cluster may launch).
 template <class T, int P, int kBlocks>
 oprt_status_t cluster_tier_available(bool *available) {
   OPRT_RETURN_IF_ERROR((hopper_code_loaded<softmax_rows_in_cluster<T, P, kBlocks>>(
       available, "querying the architecture of softmax's cluster kernel")));
   if (!*available || kBlocks <= kClusterBlocks) return OPRT_STATUS_SUCCESS;
   constexpr int kBlockThreads = kClusterBlockThreads<T>;
-  constexpr const char *kWhat = "querying whether the device runs softmax's large clusters";
-  bool runs[3] = {};
-  OPRT_RETURN_IF_ERROR((large_clusters_run<softmax_rows_in_cluster<T, P, kBlocks, false, false>, kBlockThreads>(
-      &runs[0], kWhat)));
-  OPRT_RETURN_IF_ERROR((large_clusters_run<softmax_rows_in_cluster<T, P, kBlocks, true, false>, kBlockThreads>(
-      &runs[1], kWhat)));
-  OPRT_RETURN_IF_ERROR((large_clusters_run<softmax_rows_in_cluster<T, P, kBlocks, false, true>, kBlockThreads>(
-      &runs[2], kWhat)));
-  *available = runs[0] && runs[1] && runs[2];
+  using Query = oprt_status_t (*)(bool *, const char *);
+  constexpr Query kQueries[] = {
+      large_clusters_run<softmax_rows_in_cluster<T, P, kBlocks, false, false>, kBlockThreads>,
+      large_clusters_run<softmax_rows_in_cluster<T, P, kBlocks, true, false>, kBlockThreads>,
+      large_clusters_run<softmax_rows_in_cluster<T, P, kBlocks, false, true>, kBlockThreads>};
+  for (const Query query : kQueries) {
+    OPRT_RETURN_IF_ERROR(query(available, "querying whether the device runs softmax's large clusters"));
+    if (!*available) return OPRT_STATUS_SUCCESS;
+  }
   return OPRT_STATUS_SUCCESS;
 }
 #endif
