@@ -11,7 +11,8 @@
 //     too few rows to fill the device (outer == 1: a full sum), each row is cut into `splits`
 //     interleaved parts, one block each (up to kSplitWaves waves of blocks, each thread with at least
 //     kSplitMinPacks packs), whose sums land in the workspace as [outer, splits] and are then summed
-//     as rows again. On sm_90 code, rows that would be split but are enough for a cluster of
+//     as rows again; a single such row of up to kWholeMaxLength elements (a whole-tensor sum) in one
+//     block of kWholeThreads per SM. On sm_90 code, rows that would be split but are enough for a cluster of
 //     kClusterBlocks blocks each (16, a non-portable size; 8 where the device runs no more) to give
 //     every SM kClusterFillBlocksPerSM blocks take one kernel instead: a cluster per row, the parts'
 //     sums added in block 0 of the cluster (sum_rows_in_cluster), no partials.
@@ -66,6 +67,8 @@ constexpr int64_t kMinRowSplit = 2048;     // shortest part of a split row, in e
 constexpr int64_t kMinColumnSplit = 64;    // fewest rows in one part of a split column
 constexpr int64_t kMaxSplits = 2048;       // parts of one column: about a wave of blocks at most
 constexpr int64_t kMaxRowSplits = 8192;    // "Split rows": parts of one row, a few waves of blocks at most
+constexpr int kWholeThreads = 1024;        // "Whole sums": threads of the blocks of a split single row, one block per SM
+constexpr int64_t kWholeMaxLength = int64_t{1} << 30;  // "Whole sums": longest such row (its index math is int)
 constexpr int64_t kMaxPartials = 1 << 20;  // partial sums the workspace holds at most
 constexpr int64_t kEvictFirstMaxBytes = int64_t{256} << 20;  // "Evict-first loads": the largest input loaded with them
 constexpr int kStreamUnroll = 4;           // "Streamed rows": packs per thread in a chunk (two chunks in flight)
@@ -171,6 +174,19 @@ __global__ void __launch_bounds__(kBlock, kLongMinBlocks * kThreads / kBlock)
     if (threadIdx.x == 0) y[row * splits + part] = convert<Out>(sum);
   }
   // EXERCISE END
+}
+
+// partials[b] = block b's share of x[0, n): a single split row (a whole-tensor sum) in a grid of
+// kWholeThreads-thread blocks whose threads take the row's packs in turn, as sum_rows_by_block's parts do,
+// counting in int (n <= kWholeMaxLength): fewer registers, so a block of 1024 threads per SM keeps 8 loads
+// in flight per thread.
+template <class T, class Load>
+__global__ void __launch_bounds__(kWholeThreads, 1) sum_whole_row_by_grid(const T *x, ComputeType<T> *partials, int n) {
+  using C = ComputeType<T>;
+  const int thread = static_cast<int>(blockIdx.x) * kWholeThreads + static_cast<int>(threadIdx.x);
+  C sum = thread_partial_sum<kLongUnroll, C, int>(x, n, thread, static_cast<int>(gridDim.x) * kWholeThreads, Load{});
+  sum = block_reduce<kWholeThreads>(sum, SumOp{});
+  if (threadIdx.x == 0) partials[blockIdx.x] = sum;
 }
 
 #if !defined(__MACACC__)
@@ -521,6 +537,26 @@ oprt_status_t row_splits(int64_t rows, int64_t length, int64_t *splits) {
   return OPRT_STATUS_SUCCESS;
 }
 
+// y[0] = the sum of x[0, length): one wave of sum_whole_row_by_grid's blocks (at most `most_parts`, each
+// thread with at least a pack) into `partials`, then those summed as a row. Returns with *taken false,
+// launching nothing, where that is fewer than two blocks.
+template <class Load, class T>
+oprt_status_t launch_whole_row(const T *x, T *y, int64_t length, int64_t most_parts, void *partials, bool *taken,
+                               oprt_stream_t stream) {
+  using C = ComputeType<T>;
+  constexpr auto kernel = sum_whole_row_by_grid<T, Load>;
+  int64_t wave = 0;
+  OPRT_RETURN_IF_ERROR((full_wave_blocks<kernel, kWholeThreads>(&wave)));
+  const int64_t parts = std::min({wave, most_parts, ceil_div(ceil_div(length, kPackSize<T>), int64_t{kWholeThreads})});
+  *taken = parts >= 2;
+  if (!*taken) return OPRT_STATUS_SUCCESS;
+  C *sums = static_cast<C *>(partials);
+  const unsigned blocks = static_cast<unsigned>(parts);
+  kernel<<<blocks, kWholeThreads, 0, to_stream(stream)>>>(x, sums, static_cast<int>(length));
+  OPRT_RETURN_IF_ERROR(check_launch("sum_whole_row_by_grid", blocks, kWholeThreads, 0));
+  return launch_rows<PlainLoad>(static_cast<const C *>(sums), y, 1, parts, stream);
+}
+
 #if !defined(__MACACC__)
 // The blocks per row of the cluster tier for rows that split rows would cut into parts (0: the tier
 // does not take them): kClusterBlocks where the device runs that cluster size and the rows give each of
@@ -568,6 +604,12 @@ oprt_status_t sum_rows(const T *x, T *y, int64_t rows, int64_t length, void *par
     int64_t splits = 1;
     OPRT_RETURN_IF_ERROR((row_splits<T, Load>(rows, length, &splits)));
     if (splits == 1) return launch_rows<Load>(x, y, rows, length, stream);
+    if (rows == 1 && length <= kWholeMaxLength) {
+      bool taken = false;
+      OPRT_RETURN_IF_ERROR(
+          (launch_whole_row<Load>(x, y, length, max_row_splits(rows, length), partials, &taken, stream)));
+      if (taken) return OPRT_STATUS_SUCCESS;
+    }
 #if !defined(__MACACC__)
     int per_row = 0;
     OPRT_RETURN_IF_ERROR((cluster_blocks_per_row<T, Load>(rows, length, &per_row)));

@@ -1,0 +1,126 @@
+// Lab reduce_scalar: the sum of a whole tensor (64M and 256M elements) to one value. The library splits it
+// into a wave of 256-thread blocks (sum_rows_by_block<T, float, 256, true>) whose partial sums a second
+// kernel adds; here the same per-thread loop (the library's thread_partial_sum, with an int index) runs in
+// other block sizes, unrolls, occupancies and layouts, and three ways to finish in one kernel:
+//   pass_*   : partials[block] = the block's sum; fin_* (one block) adds them: two kernels, as the library.
+//   coop_*   : the same pass, then a grid barrier (cooperative launch: every block resident) and block 0 adds
+//              the partials in block order.
+//   ticket_* : the same pass, then the last block to take a ticket (an atomic counter that it resets to 0
+//              for the next launch) adds the partials in block order.
+// Layouts: "il" interleaved (the grid's threads take the packs in turn, so the blocks sweep the tensor in
+// address order together, as the library), "ch" chunked (each block a contiguous slice).
+// bench/lab/reduce_scalar.py launches them and finds the library's own two kernels by mangled name.
+#include <cooperative_groups.h>
+
+#include "ops/reduce_sum/nvidia/kernel.cuh"
+
+namespace rs = oprt::gpu::reduce_sum_detail;
+using oprt::gpu::block_reduce;
+using oprt::gpu::convert;
+using oprt::gpu::EvictFirstLoad;
+using oprt::gpu::PlainLoad;
+using oprt::gpu::SumOp;
+
+// The library's two kernels, as sum_rows launches them for one row.
+#define LIBRARY_KERNELS(T)                                                                                     \
+  template __global__ void rs::sum_rows_by_block<T, float, 256, true, EvictFirstLoad>(const T *, float *,     \
+                                                                                      int64_t, int64_t, int64_t); \
+  template __global__ void rs::sum_rows_by_group<float, T, 4, 1, int, 0, PlainLoad>(const float *, T *, int64_t, \
+                                                                                    int64_t, int);
+LIBRARY_KERNELS(__half)
+LIBRARY_KERNELS(__nv_bfloat16)
+LIBRARY_KERNELS(float)
+
+namespace lab {
+
+// This block's share of x[0, n): interleaved over the whole grid, or the block's contiguous slice of
+// whole packs (the last block also takes the remainder).
+template <int B, int U, bool kChunked, class T>
+__device__ __forceinline__ float block_share(const T *x, int n) {
+  const EvictFirstLoad load{};
+  if constexpr (kChunked) {
+    constexpr int P = oprt::gpu::kPackSize<T>;
+    const int slice = n / P / static_cast<int>(gridDim.x) * P;
+    const int begin = static_cast<int>(blockIdx.x) * slice;
+    const int length = blockIdx.x + 1 == gridDim.x ? n - begin : slice;
+    return rs::thread_partial_sum<U, float, int>(x + begin, length, static_cast<int>(threadIdx.x), B, load);
+  } else {
+    return rs::thread_partial_sum<U, float, int>(x, n, static_cast<int>(blockIdx.x * B + threadIdx.x),
+                                                 static_cast<int>(gridDim.x) * B, load);
+  }
+}
+
+// Block 0's (or the last block's) finish: partials[0, parts) added in block order by B threads.
+template <int B, class T>
+__device__ __forceinline__ void add_partials(const float *partials, int parts, T *y) {
+  float sum = 0.f;
+  for (int i = threadIdx.x; i < parts; i += B) sum += __ldcg(partials + i);
+  sum = block_reduce<B>(sum, SumOp{});
+  if (threadIdx.x == 0) *y = convert<T>(sum);
+}
+
+template <int B, int U, bool kChunked, class T>
+__device__ __forceinline__ void pass(const T *x, float *partials, int n) {
+  const float sum = block_reduce<B>(block_share<B, U, kChunked>(x, n), SumOp{});
+  if (threadIdx.x == 0) partials[blockIdx.x] = sum;
+}
+
+template <int B, int U, bool kChunked, class T>
+__device__ __forceinline__ void coop(const T *x, float *partials, T *y, int n) {
+  pass<B, U, kChunked>(x, partials, n);
+  cooperative_groups::this_grid().sync();
+  if (blockIdx.x == 0) add_partials<B>(partials, static_cast<int>(gridDim.x), y);
+}
+
+template <int B, int U, bool kChunked, class T>
+__device__ __forceinline__ void ticket(const T *x, float *partials, unsigned *counter, T *y, int n) {
+  __shared__ bool last;
+  const float sum = block_reduce<B>(block_share<B, U, kChunked>(x, n), SumOp{});
+  if (threadIdx.x == 0) {
+    partials[blockIdx.x] = sum;
+    __threadfence();
+    last = atomicAdd(counter, 1u) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (!last) return;
+  __threadfence();
+  add_partials<B>(partials, static_cast<int>(gridDim.x), y);
+  if (threadIdx.x == 0) *counter = 0u;
+}
+
+}  // namespace lab
+
+#define VARIANT(LAYOUT, CHUNKED, B, U, M, DT, T)                                                               \
+  extern "C" __global__ void __launch_bounds__(B, M)                                                            \
+      pass_##LAYOUT##_b##B##_u##U##_m##M##_##DT(const T *x, float *partials, int n) {                           \
+    lab::pass<B, U, CHUNKED>(x, partials, n);                                                                   \
+  }                                                                                                             \
+  extern "C" __global__ void __launch_bounds__(B, M)                                                            \
+      coop_##LAYOUT##_b##B##_u##U##_m##M##_##DT(const T *x, float *partials, T *y, int n) {                     \
+    lab::coop<B, U, CHUNKED>(x, partials, y, n);                                                                \
+  }                                                                                                             \
+  extern "C" __global__ void __launch_bounds__(B, M)                                                            \
+      ticket_##LAYOUT##_b##B##_u##U##_m##M##_##DT(const T *x, float *partials, unsigned *counter, T *y, int n) { \
+    lab::ticket<B, U, CHUNKED>(x, partials, counter, y, n);                                                     \
+  }
+
+#define DTYPE(DT, T)                                                                             \
+  VARIANT(il, false, 256, 8, 1, DT, T)                                                           \
+  VARIANT(il, false, 256, 8, 3, DT, T)                                                           \
+  VARIANT(il, false, 256, 4, 4, DT, T)                                                           \
+  VARIANT(il, false, 256, 4, 8, DT, T)                                                           \
+  VARIANT(il, false, 256, 16, 1, DT, T)                                                          \
+  VARIANT(il, false, 512, 8, 1, DT, T)                                                           \
+  VARIANT(il, false, 512, 4, 2, DT, T)                                                           \
+  VARIANT(il, false, 1024, 4, 1, DT, T)                                                          \
+  VARIANT(il, false, 1024, 8, 1, DT, T)                                                          \
+  VARIANT(ch, true, 256, 8, 1, DT, T)                                                            \
+  VARIANT(ch, true, 512, 4, 2, DT, T)                                                            \
+  VARIANT(ch, true, 1024, 4, 1, DT, T)                                                           \
+  extern "C" __global__ void __launch_bounds__(256) fin_##DT(const float *partials, T *y, int parts) { \
+    lab::add_partials<256>(partials, parts, y);                                                  \
+  }
+
+DTYPE(f16, __half)
+DTYPE(bf16, __nv_bfloat16)
+DTYPE(f32, float)

@@ -1,0 +1,148 @@
+"""Lab reduce_scalar: the whole-tensor sum (64M elements; 256M for the leaders) in one kernel or two
+(reduce_scalar.cu says what each candidate is), next to the library's two kernels launched as sum_rows
+launches them, torch.compile's kernels timed one by one, and the best peer recorded.
+
+    python3 reduce_scalar.py      # on the GPU machine, after bench/lab/build.sh reduce_scalar.cu
+"""
+import ctypes
+import statistics
+
+import lab
+
+MANGLED = {"float16": "6__half", "bfloat16": "13__nv_bfloat16", "float32": "f"}
+SHORT = {"float16": "f16", "bfloat16": "bf16", "float32": "f32"}
+PACK = {"float16": 8, "bfloat16": 8, "float32": 4}
+VARIANTS = [  # (layout, block, unroll, min blocks) as compiled in reduce_scalar.cu
+    ("il", 256, 8, 1), ("il", 256, 8, 3), ("il", 256, 4, 4), ("il", 256, 4, 8), ("il", 256, 16, 1),
+    ("il", 512, 8, 1), ("il", 512, 4, 2), ("il", 1024, 4, 1), ("il", 1024, 8, 1),
+    ("ch", 256, 8, 1), ("ch", 512, 4, 2), ("ch", 1024, 4, 1),
+]
+LABELS = {1 << 26: "67108864 axis=None", 1 << 28: "268435456 axis=None"}
+
+
+def library_kernels(module, dt):
+    first = module.kernel(
+        "_ZN4oprt3gpu17reduce_sum_detail17sum_rows_by_blockI%sfLi256ELb1ENS0_14EvictFirstLoadEEEvPKT_PT0_lll"
+        % MANGLED[dt])
+    second = module.kernel(
+        "_ZN4oprt3gpu17reduce_sum_detail17sum_rows_by_groupIf%sLi4ELi1EiLi0ENS0_9PlainLoadEEEvPKT_PT0_lli"
+        % MANGLED[dt])
+    return first, second
+
+
+class Cooperative:
+    """cuLaunchCooperativeKernel through ctypes (cupy's launch has no cooperative flag)."""
+
+    def __init__(self):
+        self.cuda = ctypes.CDLL("libcuda.so.1")
+
+    def launch(self, kernel, grid, block, *args):
+        import torch
+
+        holders = []
+        for a in args:
+            if isinstance(a, torch.Tensor):
+                holders.append(ctypes.c_uint64(a.data_ptr()))
+            else:
+                holders.append(ctypes.c_int32(int(a)))
+        params = (ctypes.c_void_p * len(holders))(*[ctypes.cast(ctypes.pointer(h), ctypes.c_void_p) for h in holders])
+        stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
+        status = self.cuda.cuLaunchCooperativeKernel(ctypes.c_void_p(kernel.function.kernel.ptr), grid, 1, 1, block, 1,
+                                                     1, 0, stream, params)
+        if status != 0:
+            raise RuntimeError("cuLaunchCooperativeKernel: CUresult %d" % status)
+
+
+def per_kernel_us(fn, calls=20):
+    """Median device time of each kernel fn launches (flushed before each call), by name."""
+    timer = lab.timer()
+    for _ in range(3):
+        fn()
+    events = timer._trace(fn, calls, split=False)
+    durations = {}
+    for name, _, duration_ns in events:
+        if name in timer.flush_names:
+            continue
+        durations.setdefault(name, []).append(duration_ns / 1000.0)
+    return {name: statistics.median(d) for name, d in durations.items()}
+
+
+def inductor(x, dt, label, rows_out):
+    import torch
+
+    torch._dynamo.reset()
+    fn = torch.compile(lambda t: t.sum(), dynamic=False, fullgraph=True)
+    fn(x)
+    stats = lab.time_us(lambda: fn(x))
+    split = per_kernel_us(lambda: fn(x))
+    row = {"shape": label, "dtype": dt, "variant": "torch.compile (this run)", "p20": stats["p20"], "p50": stats["p50"],
+           "p80": stats["p80"], "best_peer": lab.best_peer("reduce_sum", label, dt),
+           "recorded_ours": lab.recorded_ours("reduce_sum", label, dt), "per_kernel_us": split}
+    lab.print_row(row)
+    print("    torch.compile's kernels:", split, flush=True)
+    rows_out.append(row)
+
+
+def main():
+    import cupy
+    import torch
+
+    module = lab.load("reduce_scalar")
+    coop = Cooperative()
+    sm_count = torch.cuda.get_device_properties(0).multi_processor_count
+    rows_out = []
+
+    def occupancy(kernel, block):
+        return cupy.cuda.driver.occupancyMaxActiveBlocksPerMultiprocessor(kernel.function.kernel.ptr, block, 0)
+
+    for n in (1 << 26, 1 << 28):
+        label = LABELS[n]
+        for dt in ["float16", "bfloat16", "float32"]:
+            x = torch.randn(n, device="cuda").to(getattr(torch, dt))
+            expected = x.double().sum().reshape(1)
+            y = torch.empty(1, device="cuda", dtype=x.dtype)
+            partials = torch.empty(1 << 16, device="cuda", dtype=torch.float32)
+            counter = torch.zeros(1, device="cuda", dtype=torch.int32)
+            fin = module.kernel("fin_%s" % SHORT[dt])
+
+            def add(variant, run):
+                row = lab.time_row_sum(label, dt, variant, run, y, expected, n)
+                rows_out.append(row)
+                return row
+
+            first, second = library_kernels(module, dt)
+            wave = occupancy(first, 256) * sm_count
+            add("library: split %d + second pass" % wave,
+                lambda y: (first.launch((wave, 1), 256, x, partials, 1, n, wave),
+                           second.launch(1, 256, partials, y, 1, wave, 32)))
+            inductor(x, dt, label, rows_out)
+            variants = VARIANTS if n == 1 << 26 else [("il", 256, 8, 3), ("il", 512, 4, 2), ("il", 1024, 4, 1)]
+            for layout, block, unroll, min_blocks in variants:
+                name = "%s_b%d_u%d_m%d_%s" % (layout, block, unroll, min_blocks, SHORT[dt])
+                pass_kernel = module.kernel("pass_" + name)
+                coop_kernel = module.kernel("coop_" + name)
+                ticket_kernel = module.kernel("ticket_" + name)
+                resident = occupancy(pass_kernel, block)
+                grids = sorted({sm_count * resident, sm_count * max(1, resident // 2), 2 * sm_count * resident})
+                for grid in grids:
+                    add("%s x%d + fin" % (name, grid),
+                        lambda y, grid=grid: (pass_kernel.launch(grid, block, x, partials, n),
+                                              fin.launch(1, 256, partials, y, grid)))
+                grid = sm_count * min(resident, occupancy(coop_kernel, block))
+                add("coop %s x%d" % (name, grid), lambda y, grid=grid: coop.launch(coop_kernel, grid, block, x, partials, y, n))
+                grid = sm_count * min(resident, occupancy(ticket_kernel, block))
+                add("ticket %s x%d" % (name, grid),
+                    lambda y, grid=grid: ticket_kernel.launch(grid, block, x, partials, counter, y, n))
+
+                def memset_ticket(y, grid=grid):
+                    cupy.cuda.runtime.memsetAsync(counter.data_ptr(), 0, 4, torch.cuda.current_stream().cuda_stream)
+                    ticket_kernel.launch(grid, block, x, partials, counter, y, n)
+
+                add("memset+ticket %s x%d" % (name, grid), memset_ticket)
+            del x
+            torch.cuda.empty_cache()
+    lab.save("reduce_scalar", rows_out, {"sm_count": sm_count})
+
+
+if __name__ == "__main__":
+    main()
