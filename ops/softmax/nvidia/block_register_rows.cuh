@@ -24,15 +24,16 @@ template <int kBlockThreads>
 constexpr int kBlockRegisterMinBlocks = kMaxThreadsPerSM / kBlockThreads;
 
 // A block per row, thread t holding packs t, t + kBlockThreads, ... of it; blocks loop over rows past the grid.
-template <class T, int P, int kBlockThreads>
+// log_softmax is a compile-time choice (kLog), as in the tile tier: each kernel holds only its own math.
+template <class T, int P, int kBlockThreads, bool kLog>
 __global__ void __launch_bounds__(kBlockThreads, kBlockRegisterMinBlocks<kBlockThreads>)
-    softmax_rows_in_block_registers(const T *x, T *y, int64_t rows, int64_t cols, bool log) {
+    softmax_rows_in_block_registers(const T *x, T *y, int64_t rows, int64_t cols) {
   using Vec = Pack<T, P>;
   const auto reduce_over_block = [](auto value, auto op) { return block_reduce<kBlockThreads>(value, op); };
   for (int64_t row = blockIdx.x; row < rows; row += gridDim.x) {
     softmax_row_in_registers<kBlockRowPacks<P>>(reinterpret_cast<const Vec *>(x + row * cols),
                                                 reinterpret_cast<Vec *>(y + row * cols), cols / P, threadIdx.x,
-                                                kBlockThreads, true, log, reduce_over_block);
+                                                kBlockThreads, true, kLog, reduce_over_block);
   }
 }
 

@@ -449,11 +449,17 @@ oprt_status_t launch_rows_in_block_registers(const T *x, T *y, int64_t rows, int
       return launch_rows_in_block_registers<T, P, 2 * kBlockThreads>(x, y, rows, cols, log, stream);
     }
   }
-  constexpr auto kernel = softmax_rows_in_block_registers<T, P, kBlockThreads>;
+  constexpr auto softmax_kernel = softmax_rows_in_block_registers<T, P, kBlockThreads, false>;
+  constexpr auto log_kernel = softmax_rows_in_block_registers<T, P, kBlockThreads, true>;
   int64_t wave = 0;
-  OPRT_RETURN_IF_ERROR((full_wave_blocks<kernel, kBlockThreads>(&wave)));
+  OPRT_RETURN_IF_ERROR((log ? full_wave_blocks<log_kernel, kBlockThreads>(&wave)
+                            : full_wave_blocks<softmax_kernel, kBlockThreads>(&wave)));
   const unsigned blocks = static_cast<unsigned>(std::min(rows, kBlockRegisterWaves * wave));
-  kernel<<<blocks, kBlockThreads, 0, to_stream(stream)>>>(x, y, rows, cols, log);
+  if (log) {
+    log_kernel<<<blocks, kBlockThreads, 0, to_stream(stream)>>>(x, y, rows, cols);
+  } else {
+    softmax_kernel<<<blocks, kBlockThreads, 0, to_stream(stream)>>>(x, y, rows, cols);
+  }
   return check_launch("softmax_rows_in_block_registers", blocks, kBlockThreads, 0);
 }
 
