@@ -20,7 +20,8 @@
 //     (f32 and half types): short rows, a group each in blocks of kStreamGroupThreads (up to
 //     kStreamGroupMaxWaves waves of blocks), and rows of at least kThreads * kStreamUnroll packs, a
 //     block each. A thread of these loads its next kStreamUnroll packs, of the same row or of its next
-//     one, before it sums the current ones.
+//     one, before it sums the current ones. Half rows of 256 and 512 columns among them take the tile
+//     kernel instead: a group of 8 or 16 lanes per row, every size a compile-time constant, no loop.
 //   - inner > 1 sums columns: threads run along inner (coalesced, one pack of columns each) and a
 //     block's rows of threads split the reduced axis, combined through shared memory. Too few
 //     columns to fill the device split the reduced axis across blocks as well, through workspace
@@ -75,6 +76,9 @@ constexpr int kStreamUnroll = 4;           // "Streamed rows": packs per thread 
 constexpr int kStreamMinBlocks = 4;        // "Streamed rows": resident blocks per SM asked of the streamed kernels
 constexpr int64_t kStreamGroupMaxWaves = 2;  // "Short rows in small blocks": most waves of the streamed short-row kernel's blocks
 constexpr int kStreamGroupThreads = 64;    // "Short rows in small blocks": threads of its blocks
+constexpr int kTileThreads = 128;          // "Short rows in tiles": threads of the tile kernel's blocks
+constexpr int kTileMinWidth = 8;           // "Short rows in tiles": half rows of kStreamUnroll packs per lane of groups
+constexpr int kTileMaxWidth = 16;          // ... of 8 to 16 lanes (256 and 512 columns)
 constexpr int kClusterBlocks = 16;         // "Rows in a cluster": blocks per row of the cluster tier (non-portable)...
 constexpr int kPortableClusterBlocks = 8;  // ... or the portable maximum where the device runs no more
 constexpr int kClusterThreads = 256;       // "Rows in a cluster": threads of its blocks
@@ -297,6 +301,29 @@ __global__ void __launch_bounds__(kBlockThreads, kStreamMinBlocks * kThreads / k
       });
 }
 
+// y[r] = sum of row r of exactly kWidth * kStreamUnroll packs (x 16-byte aligned): a group of kWidth lanes
+// per row, kTileThreads / kWidth rows per block, the grid covering the rows once. Every size is a
+// compile-time constant and nothing loops, so each lane issues its kStreamUnroll loads first thing; the
+// adds are those of sum_rows_streamed_by_group (one slice), in the same order.
+template <class T, int kWidth, class Load>
+__global__ void __launch_bounds__(kTileThreads) sum_rows_in_tiles(const T *x, T *y, int64_t rows) {
+  using C = ComputeType<T>;
+  using Vec = Pack<T, kPackSize<T>>;
+  const int lane = static_cast<int>(threadIdx.x) % kWidth;
+  const int64_t row = static_cast<int64_t>(blockIdx.x) * (kTileThreads / kWidth) + threadIdx.x / kWidth;
+  C sum = 0;
+  if (row < rows) {  // the last block's spare groups still reach the shuffles
+    const Load load{};
+    const Vec *packs = reinterpret_cast<const Vec *>(x) + row * (kWidth * kStreamUnroll) + lane;
+    StreamChunk<T> chunk;
+#pragma unroll
+    for (int u = 0; u < kStreamUnroll; ++u) chunk[u] = load(packs + u * kWidth);
+    add_chunk(sum, chunk);
+  }
+  sum = warp_reduce(sum, SumOp{}, kWidth);
+  if (row < rows && lane == 0) y[row] = convert<T>(sum);
+}
+
 // y[r] = sum of row r, one block of kThreads per row (a block for each row, up to the grid's limit).
 // A chunk is a thread's packs threadIdx.x + u * kThreads of a kThreads * kStreamUnroll-pack slice.
 template <class T, class Load>
@@ -461,6 +488,29 @@ oprt_status_t launch_short_rows(const In *x, Out *y, int64_t rows, int64_t lengt
   return check_launch("sum_rows_by_group (short rows)", blocks, kThreads, 0);
 }
 
+// Half rows of exactly width * kStreamUnroll packs, width kTileMinWidth or kTileMaxWidth: sum_rows_in_tiles.
+template <int kWidth = kTileMinWidth, class T>
+oprt_status_t launch_rows_in_tiles(const T *x, T *y, int64_t rows, int width, oprt_stream_t stream) {
+  if constexpr (kWidth < kTileMaxWidth) {
+    if (width > kWidth) return launch_rows_in_tiles<2 * kWidth>(x, y, rows, width, stream);
+  }
+  const unsigned blocks = static_cast<unsigned>(ceil_div(rows, int64_t{kTileThreads / kWidth}));
+  sum_rows_in_tiles<T, kWidth, EvictFirstLoad><<<blocks, kTileThreads, 0, to_stream(stream)>>>(x, y, rows);
+  return check_launch("sum_rows_in_tiles", blocks, kTileThreads, 0);
+}
+
+// The tile tier's group width for rows of `packs` packs of T: kTileMinWidth to kTileMaxWidth lanes of
+// kStreamUnroll packs each, for half types (notes: "Short rows in tiles"); 0 where it does not take them.
+template <class T>
+int tile_width(int64_t packs) {
+  if constexpr (sizeof(T) == 2) {
+    for (int width = kTileMinWidth; width <= kTileMaxWidth; width *= 2) {
+      if (packs == int64_t{width} * kStreamUnroll) return width;
+    }
+  }
+  return 0;
+}
+
 // Short rows, streamed: groups of the fewest lanes giving each kStreamUnroll packs of the row, in blocks
 // of kStreamGroupThreads, a group for every row; when that would be more than kStreamGroupMaxWaves
 // waves of blocks, launch_short_rows' grid instead.
@@ -506,7 +556,11 @@ oprt_status_t launch_rows(const In *x, Out *y, int64_t rows, int64_t length, opr
   const int64_t packs = ceil_div(length, kPackSize<In>);
   if (packs < kWarpSize * kLongUnroll) {
     if constexpr (kHasStreamedTiers<Load, In, Out>) {
-      if (streamable(x, length)) return launch_short_rows_streamed(x, y, rows, length, stream);
+      if (streamable(x, length)) {
+        const int width = tile_width<In>(packs);
+        if (width > 0) return launch_rows_in_tiles(x, y, rows, width, stream);
+        return launch_short_rows_streamed(x, y, rows, length, stream);
+      }
     }
     return launch_short_rows<Load>(x, y, rows, length, stream);
   }

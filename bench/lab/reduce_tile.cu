@@ -1,0 +1,79 @@
+// Lab reduce_tile: half-type row sums of 256 and 512 columns (16384x256, 8192x512), where torch.compile's
+// persistent reduction (4096 one-warp blocks, a few rows per warp, a pack of each row per lane) leads the
+// library's streamed group kernel by 3-5%. Candidates: a "tile" kernel in the manner of softmax's tile tier:
+// every size a compile-time constant, no loop, the grid covering the rows exactly; a group of kLanes lanes takes
+// kRows rows, each lane kPacks packs of every one of them, all loads issued before the first add, the rows'
+// shuffles interleaved. bench/lab/reduce_tile.py launches them next to the library's kernel (found by its
+// mangled name) as launch_short_rows_streamed launches it.
+#include "ops/reduce_sum/nvidia/kernel.cuh"
+
+namespace rs = oprt::gpu::reduce_sum_detail;
+using oprt::gpu::EvictFirstLoad;
+using oprt::gpu::kPackSize;
+using oprt::gpu::Pack;
+using oprt::gpu::shuffle_xor;
+
+#define LIBRARY_KERNEL(T, W) \
+  template __global__ void rs::sum_rows_streamed_by_group<T, W, EvictFirstLoad, 64>(const T *, T *, int64_t, int64_t, int);
+LIBRARY_KERNEL(__half, 8)
+LIBRARY_KERNEL(__half, 16)
+LIBRARY_KERNEL(__nv_bfloat16, 8)
+LIBRARY_KERNEL(__nv_bfloat16, 16)
+
+namespace lab {
+
+// Rows [r0, r0 + kRows) of group g of block b, r0 = (b * groups_per_block + g) * kRows; lane l of the group
+// loads packs l + k * kLanes (k < kPacks) of each. cols == kLanes * kPacks * P (a tile is whole).
+template <class T, int kLanes, int kPacks, int kRows, int kBlock>
+__device__ __forceinline__ void sum_tile(const T *x, T *y, int cols) {
+  using Vec = Pack<T, kPackSize<T>>;
+  constexpr int kGroups = kBlock / kLanes;
+  const EvictFirstLoad load{};
+  const int lane = threadIdx.x % kLanes;
+  const int64_t first_row = (static_cast<int64_t>(blockIdx.x) * kGroups + threadIdx.x / kLanes) * kRows;
+  const Vec *base = reinterpret_cast<const Vec *>(x + first_row * cols) + lane;
+  const int row_packs = cols / kPackSize<T>;
+  Vec v[kRows][kPacks];
+#pragma unroll
+  for (int r = 0; r < kRows; ++r) {
+#pragma unroll
+    for (int k = 0; k < kPacks; ++k) v[r][k] = load(base + r * row_packs + k * kLanes);
+  }
+  float sum[kRows];
+#pragma unroll
+  for (int r = 0; r < kRows; ++r) {
+    sum[r] = 0.f;
+#pragma unroll
+    for (int k = 0; k < kPacks; ++k) sum[r] += rs::pack_sum<float>(v[r][k]);
+  }
+#pragma unroll
+  for (int offset = kLanes / 2; offset > 0; offset /= 2) {
+#pragma unroll
+    for (int r = 0; r < kRows; ++r) sum[r] += shuffle_xor(sum[r], offset, kLanes);
+  }
+  if (lane < kRows) {
+    float mine = sum[0];
+#pragma unroll
+    for (int r = 1; r < kRows; ++r) mine = lane == r ? sum[r] : mine;
+    y[first_row + lane] = oprt::gpu::convert<T>(mine);
+  }
+}
+
+}  // namespace lab
+
+#define TILE(DT, T, L, K, R, B)                                                                            \
+  extern "C" __global__ void __launch_bounds__(B) tile_l##L##_k##K##_r##R##_b##B##_##DT(const T *x, T *y, int cols) { \
+    lab::sum_tile<T, L, K, R, B>(x, y, cols);                                                               \
+  }
+
+// 256 half columns = 32 packs; 512 = 64 packs.
+#define TILES(DT, T)                                                          \
+  TILE(DT, T, 8, 4, 1, 64) TILE(DT, T, 8, 4, 1, 128) TILE(DT, T, 8, 4, 2, 64)   \
+  TILE(DT, T, 16, 2, 2, 32) TILE(DT, T, 16, 2, 2, 64) TILE(DT, T, 32, 1, 4, 32) \
+  TILE(DT, T, 32, 1, 4, 64) TILE(DT, T, 32, 1, 2, 32) TILE(DT, T, 4, 8, 1, 64)  \
+  TILE(DT, T, 16, 4, 1, 64) TILE(DT, T, 16, 4, 1, 128) TILE(DT, T, 16, 4, 2, 64) \
+  TILE(DT, T, 32, 2, 2, 32) TILE(DT, T, 32, 2, 2, 64) TILE(DT, T, 32, 2, 1, 32)  \
+  TILE(DT, T, 8, 8, 1, 64) TILE(DT, T, 32, 2, 4, 32)
+
+TILES(f16, __half)
+TILES(bf16, __nv_bfloat16)
