@@ -192,13 +192,31 @@ def time_row_sum(label: str, dtype_name: str, variant: str, run, y, expected, le
     run(y)
     torch.cuda.synchronize()
     err = float(((y.double() - expected).abs() / (expected.abs() + length ** 0.5)).max())
-    stats = time_us(lambda: run(y))
-    row = {"shape": label, "dtype": dtype_name, "variant": variant, "p20": stats["p20"], "p50": stats["p50"],
-           "p80": stats["p80"], "best_peer": best_peer("reduce_sum", label, dtype_name),
-           "recorded_ours": recorded_ours("reduce_sum", label, dtype_name), "rel_err": err,
-           "status": "ok" if err < 1e-2 else "wrong"}
+    row = _sum_row(label, dtype_name, variant, time_us(lambda: run(y)))
+    row.update({"rel_err": err, "status": "ok" if err < 1e-2 else "wrong"})
     print_row(row)
     return row
+
+
+def time_compiled_sum(label: str, dtype_name: str, fn, x):
+    """torch.compile's fn (Inductor, compiled as run_ops compiles it: dynamo reset, dynamic=False,
+    fullgraph=True) timed on x as time_row_sum times a candidate, its first call (the compile) untimed.
+    Printed; returns the row and the compiled function."""
+    import torch
+
+    torch._dynamo.reset()
+    compiled = torch.compile(fn, dynamic=False, fullgraph=True)
+    compiled(x)
+    row = _sum_row(label, dtype_name, "torch.compile (this run)", time_us(lambda: compiled(x)))
+    print_row(row)
+    return row, compiled
+
+
+def _sum_row(label: str, dtype_name: str, variant: str, stats: dict) -> dict:
+    """A row-sum lab's row: the timings, the strongest peer and our own time recorded in h200-peers.json."""
+    return {"shape": label, "dtype": dtype_name, "variant": variant, "p20": stats["p20"], "p50": stats["p50"],
+            "p80": stats["p80"], "best_peer": best_peer("reduce_sum", label, dtype_name),
+            "recorded_ours": recorded_ours("reduce_sum", label, dtype_name)}
 
 
 def print_row(row: dict):

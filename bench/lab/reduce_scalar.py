@@ -17,7 +17,7 @@ VARIANTS = [  # (layout, block, unroll, min blocks) as compiled in reduce_scalar
     ("il", 512, 8, 1), ("il", 512, 4, 2), ("il", 1024, 4, 1), ("il", 1024, 8, 1),
     ("ch", 256, 8, 1), ("ch", 512, 4, 2), ("ch", 1024, 4, 1),
 ]
-LABELS = {1 << 26: "67108864 axis=None", 1 << 28: "268435456 axis=None"}
+LABELS = {1 << 26: "67108864 ->scalar", 1 << 28: "268435456 ->scalar"}  # h200-peers.json's labels
 
 
 def library_kernels(module, dt):
@@ -68,18 +68,9 @@ def per_kernel_us(fn, calls=20):
 
 
 def inductor(x, dt, label, rows_out):
-    import torch
-
-    torch._dynamo.reset()
-    fn = torch.compile(lambda t: t.sum(), dynamic=False, fullgraph=True)
-    fn(x)
-    stats = lab.time_us(lambda: fn(x))
-    split = per_kernel_us(lambda: fn(x))
-    row = {"shape": label, "dtype": dt, "variant": "torch.compile (this run)", "p20": stats["p20"], "p50": stats["p50"],
-           "p80": stats["p80"], "best_peer": lab.best_peer("reduce_sum", label, dt),
-           "recorded_ours": lab.recorded_ours("reduce_sum", label, dt), "per_kernel_us": split}
-    lab.print_row(row)
-    print("    torch.compile's kernels:", split, flush=True)
+    row, compiled = lab.time_compiled_sum(label, dt, lambda t: t.sum(), x)
+    row["per_kernel_us"] = per_kernel_us(lambda: compiled(x))
+    print("    torch.compile's kernels:", row["per_kernel_us"], flush=True)
     rows_out.append(row)
 
 

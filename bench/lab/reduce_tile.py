@@ -32,15 +32,7 @@ def main():
             library = module.kernel("_ZN4oprt3gpu17reduce_sum_detail26sum_rows_streamed_by_groupI%sLi%dENS0_14"
                                     "EvictFirstLoadELi64EEEvPKT_PS5_lli" % (MANGLED[dt], width))
             tasks = -(-rows // (64 // width))
-            torch._dynamo.reset()
-            compiled = torch.compile(lambda t: t.sum(-1), dynamic=False, fullgraph=True)
-            compiled(x)
-            stats = lab.time_us(lambda: compiled(x))
-            row = {"shape": label, "dtype": dt, "variant": "torch.compile (this run)", "p20": stats["p20"],
-                   "p50": stats["p50"], "p80": stats["p80"], "best_peer": lab.best_peer("reduce_sum", label, dt),
-                   "recorded_ours": lab.recorded_ours("reduce_sum", label, dt)}
-            lab.print_row(row)
-            rows_out.append(row)
+            rows_out.append(lab.time_compiled_sum(label, dt, lambda t: t.sum(-1), x)[0])
             for _ in range(2):  # twice: the spread between two timings of one kernel in this run
                 row = lab.time_row_sum(label, dt, "library: streamed group W%d x %d blocks of 64" % (width, tasks),
                                        lambda y: library.launch(tasks, 64, x, y, rows, cols, 1), y, expected, cols)

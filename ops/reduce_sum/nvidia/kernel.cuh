@@ -466,11 +466,11 @@ bool streamable(const T *x, int64_t length) {
   return length % kPackSize<T> == 0 && length <= std::numeric_limits<int32_t>::max() && is_aligned(x, kVectorBytes);
 }
 
-// Calls f(std::integral_constant<int, width>{}) for `width`, a power of two from kWidth to kWarpSize.
-template <int kWidth = 1, class F>
+// Calls f(std::integral_constant<int, width>{}) for `width`, a power of two from kWidth to kMaxWidth.
+template <int kWidth = 1, int kMaxWidth = kWarpSize, class F>
 oprt_status_t with_group_width(int width, F &&f) {
-  if constexpr (kWidth < kWarpSize) {
-    if (width > kWidth) return with_group_width<2 * kWidth>(width, std::forward<F>(f));
+  if constexpr (kWidth < kMaxWidth) {
+    if (width > kWidth) return with_group_width<2 * kWidth, kMaxWidth>(width, std::forward<F>(f));
   }
   return f(std::integral_constant<int, kWidth>{});
 }
@@ -488,25 +488,22 @@ oprt_status_t launch_short_rows(const In *x, Out *y, int64_t rows, int64_t lengt
   return check_launch("sum_rows_by_group (short rows)", blocks, kThreads, 0);
 }
 
-// Half rows of exactly width * kStreamUnroll packs, width kTileMinWidth or kTileMaxWidth: sum_rows_in_tiles.
-template <int kWidth = kTileMinWidth, class T>
+// Half rows of exactly width * kStreamUnroll packs, width kTileMinWidth to kTileMaxWidth: sum_rows_in_tiles.
+template <class T>
 oprt_status_t launch_rows_in_tiles(const T *x, T *y, int64_t rows, int width, oprt_stream_t stream) {
-  if constexpr (kWidth < kTileMaxWidth) {
-    if (width > kWidth) return launch_rows_in_tiles<2 * kWidth>(x, y, rows, width, stream);
-  }
-  const unsigned blocks = static_cast<unsigned>(ceil_div(rows, int64_t{kTileThreads / kWidth}));
-  sum_rows_in_tiles<T, kWidth, EvictFirstLoad><<<blocks, kTileThreads, 0, to_stream(stream)>>>(x, y, rows);
-  return check_launch("sum_rows_in_tiles", blocks, kTileThreads, 0);
+  return with_group_width<kTileMinWidth, kTileMaxWidth>(width, [&](auto group_width) {
+    constexpr int kWidth = decltype(group_width)::value;
+    const unsigned blocks = static_cast<unsigned>(ceil_div(rows, int64_t{kTileThreads / kWidth}));
+    sum_rows_in_tiles<T, kWidth, EvictFirstLoad><<<blocks, kTileThreads, 0, to_stream(stream)>>>(x, y, rows);
+    return check_launch("sum_rows_in_tiles", blocks, kTileThreads, 0);
+  });
 }
 
-// The tile tier's group width for rows of `packs` packs of T: kTileMinWidth to kTileMaxWidth lanes of
-// kStreamUnroll packs each, for half types (notes: "Short rows in tiles"); 0 where it does not take them.
-template <class T>
-int tile_width(int64_t packs) {
-  if constexpr (sizeof(T) == 2) {
-    for (int width = kTileMinWidth; width <= kTileMaxWidth; width *= 2) {
-      if (packs == int64_t{width} * kStreamUnroll) return width;
-    }
+// The tile tier's group width for half rows of `packs` packs: kTileMinWidth to kTileMaxWidth lanes of
+// kStreamUnroll packs each (notes: "Short rows in tiles"); 0 where it does not take them.
+inline int tile_width(int64_t packs) {
+  for (int width = kTileMinWidth; width <= kTileMaxWidth; width *= 2) {
+    if (packs == int64_t{width} * kStreamUnroll) return width;
   }
   return 0;
 }
@@ -557,8 +554,10 @@ oprt_status_t launch_rows(const In *x, Out *y, int64_t rows, int64_t length, opr
   if (packs < kWarpSize * kLongUnroll) {
     if constexpr (kHasStreamedTiers<Load, In, Out>) {
       if (streamable(x, length)) {
-        const int width = tile_width<In>(packs);
-        if (width > 0) return launch_rows_in_tiles(x, y, rows, width, stream);
+        if constexpr (sizeof(In) == 2) {  // the tile tier: half types, the only ones measured
+          const int width = tile_width(packs);
+          if (width > 0) return launch_rows_in_tiles(x, y, rows, width, stream);
+        }
         return launch_short_rows_streamed(x, y, rows, length, stream);
       }
     }
