@@ -13,7 +13,7 @@ relative paths (--json) are relative to the directory you ran it from. Long test
 Operators are found as ops/**/cases.py (NAME, op, reference, CASES, BENCH_CASES, bytes_moved,
 torch_reference). On a device (issue 11's method, operator_runtime.benchmark): every row of issue 11's
 shape matrix (--matrix=cases: the ops' BENCH_CASES) is timed for ours and, on the same tensors in the
-same process, the peers: torch eager, torch.compile (Inductor), Liger-Kernel's Triton softmax and
+same process, their calls interleaved in rotating rounds, the peers: torch eager, torch.compile (Inductor), Liger-Kernel's Triton softmax and
 QuACK's CuTe-DSL softmax (each "absent: why" when it does not import or fails to compile, "n/a: why"
 when it does not do the row's op). Device time is the sum of the kernels one call launches, from the
 CUDA profiler (CUPTI via torch.profiler), a 256 MB L2 flush before every call; wall time per call
@@ -485,33 +485,51 @@ def _write_json(path, report):
     os.replace(tmp, path)
 
 
-def _measure_impl(timer, torch, fn, inputs, ref, nbytes, peak):
-    """One implementation on one row: warm-up (compiles), the output checked against eager's, timings."""
+def _first_call(timer, torch, fn, inputs, ref):
+    """One implementation's untimed first call (compiles happen here: torch.compile, Triton, CuTe DSL), its
+    output checked against eager's: {first_call_s, max_rel_err_vs_eager, mismatch}, or {status: error}."""
     t0 = time.time()
     try:
         out = fn(*inputs)
         timer.synchronize()
     except Exception as error:  # noqa: BLE001 - a failing implementation is a row entry, not the end of the run
-        return {"status": "error: " + _reason(error)}, None
-    first_call_s = time.time() - t0
+        return {"status": "error: " + _reason(error)}
+    first = {"first_call_s": time.time() - t0}
     try:
         err = max_rel_err(torch, out, ref) if ref is not None else None
     except Exception as error:  # noqa: BLE001 - e.g. an output of another type; timed all the same
         err = "not compared: " + _reason(error)
-    del out
+    if err is not None:
+        first["max_rel_err_vs_eager"] = err
+    if err is not None and not isinstance(err, str):
+        first["mismatch"] = not err <= 0.05
+    return first
+
+
+def _measure_row(timer, fns, inputs, nbytes, peak):
+    """The row's implementations (name -> fn) timed together, their calls interleaved (DeviceTimer.measure_many);
+    where that fails (one of them raised), each alone. name -> (result, measurement or None)."""
+    calls = {name: (lambda fn=fn: fn(*inputs)) for name, fn in fns.items()}
     try:
-        m = timer.measure(lambda: fn(*inputs))
-    except Exception as error:  # noqa: BLE001
-        return {"status": "error: " + _reason(error)}, None
-    result = benchmark.impl_summary(m["device_us"], m["wall_us"], m["event_us"], m["kernels"], nbytes, peak)
-    result["kernels_per_call"] = m["kernels_per_call"]
-    result["first_call_s"] = first_call_s  # compiles (torch.compile, Triton, CuTe DSL) happen here
-    if isinstance(err, str):
-        result["max_rel_err_vs_eager"] = err
-    elif err is not None:
-        result["max_rel_err_vs_eager"] = err
-        result["mismatch"] = not err <= 0.05
-    return result, m
+        measured = timer.measure_many(calls)
+    except Exception:  # noqa: BLE001 - find which one fails, and time the others alone
+        measured = {}
+        for name, call in calls.items():
+            try:
+                measured[name] = timer.measure(call)
+            except Exception as error:  # noqa: BLE001
+                measured[name] = error
+    out = {}
+    for name, m in measured.items():
+        if isinstance(m, Exception):
+            out[name] = ({"status": "error: " + _reason(m)}, None)
+            continue
+        result = benchmark.impl_summary(m["device_us"], m["wall_us"], m["event_us"], m["kernels"], nbytes, peak)
+        result["kernels_per_call"] = m["kernels_per_call"]
+        result["timed"] = "interleaved" if len(measured) > 1 and all(
+            not isinstance(v, Exception) for v in measured.values()) else "alone"
+        out[name] = (result, m)
+    return out
 
 
 def _context_alive(torch, device):
@@ -581,6 +599,8 @@ def run_bench(selection, backend, json_path=None, device="cuda"):
                            "call launches; the L2 flush's kernel (%s) marks calls and is excluded" % ", ".join(
                                sorted(timer.flush_names)),
             "wall_time": "perf_counter around fn() + synchronize, after a flush and a synchronize, per call",
+            "interleaved": "a row's implementations timed together: rounds of one call each, the order rotated "
+                           "every round (timed: interleaved; alone where that failed)",
             "event_time": "CUDA events around the same span",
             "l2_flush_bytes": int(timer.flush_buffer.numel()), "quantiles": list(benchmark.QUANTILES),
             "repeats": timer.repeats, "min_repeats": timer.min_repeats, "budget_s_per_measurement": timer.budget_s,
@@ -641,24 +661,34 @@ def run_bench(selection, backend, json_path=None, device="cuda"):
                 ref = logical_op(torch, sel.name, kwargs)(*inputs)
             except Exception:  # noqa: BLE001
                 ref = None
+        firsts, timed = {}, {}
         for name, fn in fns.items():
             if isinstance(fn, str) or fn is None:
                 row["impls"][name] = {"status": fn or "absent"}
-                absences.setdefault((name, fn), 0)
-                absences[(name, fn)] += 1
                 continue
             if not _context_alive(torch, device):
                 dead = True
                 row["impls"][name] = {"status": "error: the device context was lost"}
                 continue
-            result, m = _measure_impl(timer, torch, fn, inputs, ref if name != "torch_eager" else None, nbytes,
-                                      peak["GBps"])
+            firsts[name] = _first_call(timer, torch, fn, inputs, ref if name != "torch_eager" else None)
+            if "status" in firsts[name]:
+                row["impls"][name] = firsts[name]
+            else:
+                timed[name] = fn
+        if timed and _context_alive(torch, device):
+            for name, (result, m) in _measure_row(timer, timed, inputs, nbytes, peak["GBps"]).items():
+                result.update({k: v for k, v in firsts[name].items() if k != "status"} if result["status"] == "ok" else {})
+                if name == "torch_compile" and m and not any("triton" in kn.lower() for kn in m["kernels"]):
+                    result["note"] = "no Triton kernel among its kernels: Inductor called aten"
+                row["impls"][name] = result
+        elif timed:
+            dead = True
+            row["impls"].update({name: {"status": "error: the device context was lost"} for name in timed})
+        row["impls"] = {name: row["impls"][name] for name in fns}  # the columns' order
+        for name, result in row["impls"].items():
             if name == "torch_compile" and result["status"].startswith("error"):
                 result["status"] = "absent: torch.compile failed: " + result["status"][len("error: "):]
-            if name == "torch_compile" and m and not any("triton" in kn.lower() for kn in m["kernels"]):
-                result["note"] = "no Triton kernel among its kernels: Inductor called aten"
-            row["impls"][name] = result
-            if not result["status"] == "ok":
+            if result["status"] != "ok":
                 absences.setdefault((name, result["status"]), 0)
                 absences[(name, result["status"])] += 1
         del inputs, ref, fns

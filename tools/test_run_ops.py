@@ -314,20 +314,51 @@ def test_peers_run_only_the_same_logical_op():
     assert compiled == (skipped.compile_absent or "absent: skipped")  # without torch._dynamo: that reason
 
 
+def _launcher(device, name, ns, log):
+    """An implementation on the fake device: one kernel `name` of ns per call; appends `name` to log."""
+    def call():
+        log.append(name)
+        device.timeline.append((name, device.t, ns))
+        device.t += ns + 2_000
+    return call
+
+
+def test_measure_many_interleaves_the_implementations_in_rotating_rounds():
+    device, log = FakeDevice(None), []
+    timer = FakeTimer(device, repeats=6)
+    fns = {"ours": _launcher(device, "k_ours", 4_000, log), "peer": _launcher(device, "k_peer", 6_000, log),
+           "other": _launcher(device, "k_other", 9_000, log)}
+    m = timer.measure_many(fns)
+    assert m["ours"]["device_us"] == [4.0] * 6 and m["peer"]["device_us"] == [6.0] * 6
+    assert m["other"]["device_us"] == [9.0] * 6 and m["peer"]["kernels"] == ["k_peer"]
+    assert len(m["ours"]["wall_us"]) == 6 and m["other"]["kernels_per_call"] == 1
+    profiled = log[3 * (3 + 3):][:18]  # after each one's warm-up and estimate: the profiled rounds
+    assert profiled[:9] == ["k_ours", "k_peer", "k_other", "k_peer", "k_other", "k_ours", "k_other", "k_ours", "k_peer"]
+    # the slowest one's repeats are everyone's
+    slow = FakeTimer(FakeDevice(None), repeats=50, min_repeats=7, budget_s=0.0)
+    m = slow.measure_many({"a": _launcher(slow.fake, "a", 1_000, []), "b": _launcher(slow.fake, "b", 1_000, [])})
+    assert len(m["a"]["device_us"]) == len(m["b"]["device_us"]) == 7
+
+
 def test_a_failing_implementation_is_a_row_entry_not_the_end_of_the_run():
     run_ops = _run_ops_module()
 
     def broken():
         raise RuntimeError("CuTe DSL: shared memory exceeds 227 KB\nmore text")
 
-    result, m = run_ops._measure_impl(FakeTimer(FakeDevice(lambda i: [("k", 1_000)])), None, broken, [], None, 8, 1.0)
-    assert result == {"status": "error: RuntimeError: CuTe DSL: shared memory exceeds 227 KB"} and m is None
-    bad = FakeTimer(FakeDevice(lambda i: [(FLUSH, 1_000), ("k", 1_000)]))  # fails while timing
-    result, m = run_ops._measure_impl(bad, None, bad.fake.fn, [], None, 8, 1.0)
-    assert result["status"].startswith("error: ValueError: found") and m is None
-    good = FakeTimer(FakeDevice(lambda i: [("k", 4_000)]))
-    result, m = run_ops._measure_impl(good, None, good.fake.fn, [], None, 8_000, 1.0)
-    assert result["status"] == "ok" and result["device_us"]["p50"] == 4.0 and result["pct_peak"] == pytest.approx(200.0)
+    first = run_ops._first_call(FakeTimer(FakeDevice(lambda i: [("k", 1_000)])), None, broken, [], None)
+    assert first == {"status": "error: RuntimeError: CuTe DSL: shared memory exceeds 227 KB"}
+    device = FakeDevice(None)
+    timer = FakeTimer(device)
+    good, bad = _launcher(device, "k", 4_000, []), _launcher(device, FLUSH, 1_000, [])  # bad fails while timing
+    row = run_ops._measure_row(timer, {"ours": good, "bad": bad}, [], 8_000, 1.0)
+    assert row["bad"][0]["status"].startswith("error: ValueError: found") and row["bad"][1] is None
+    result, m = row["ours"]  # timed alone, once timing them together failed
+    assert result["status"] == "ok" and result["timed"] == "alone" and result["device_us"]["p50"] == 4.0
+    assert result["pct_peak"] == pytest.approx(200.0) and len(m["device_us"]) == 40
+    both = run_ops._measure_row(timer, {"ours": good, "peer": _launcher(device, "p", 5_000, [])}, [], 8_000, 1.0)
+    assert both["ours"][0]["timed"] == both["peer"][0]["timed"] == "interleaved"
+    assert both["peer"][0]["device_us"]["p50"] == 5.0
 
 
 def test_device_bench_self_test_writes_the_report(tmp_path):

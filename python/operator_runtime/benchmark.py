@@ -8,6 +8,8 @@ Device benchmark (issue 11's method), on a backend whose tensors torch can see (
   - wall time: per call, perf_counter around `fn(); synchronize()` after a flush and a synchronize (the
     time a user waits for one call, launch and Python overhead included); CUDA-event time of the same
     span is kept beside it.
+  - several implementations of one row (measure_many): timed together, one call each per round, the order
+    rotated every round, so that none is always the one that runs after another.
   - p20/p50/p80 over `repeats` calls (default 50, at least `min_repeats`), fewer when a call is so slow
     that `repeats` would exceed the time budget of one measurement.
   - the peak: a 1 GiB torch copy_ timed the same way, bytes read + written / p50 device time.
@@ -318,6 +320,32 @@ class DeviceTimer:
         return {"device_us": [us for us, _ in per_call], "wall_us": wall, "event_us": event, "kernels": kernels,
                 "kernels_per_call": statistics.median(len(names) for _, names in per_call)}
 
+    def measure_many(self, fns: dict) -> dict:
+        """Times several implementations of one row together: name -> measure()'s dict. Each is warmed up
+        and its call estimated alone; then one profiled loop makes `n` rounds of one call each (a flush
+        before every call), the order rotated every round, and the wall-clock loop the same. So whatever
+        state one implementation leaves on the device falls on the others alike: timed one after another,
+        the measurement right after torch.compile's kernels ran ~9% faster than the same kernel later
+        (bench/notes/softmax-tuning.md, "Session 11"). n: the fewest repeats any of them gets alone."""
+        names = list(fns)
+        n = self.repeats
+        for name in names:
+            for _ in range(self.warmup):
+                fns[name]()
+            n = min(n, repeats_for(self.estimate_s(fns[name]), self.repeats, self.min_repeats, self.budget_s))
+        order = [names[(r + i) % len(names)] for r in range(n) for i in range(len(names))]
+        traced = self._trace(_Cycle(fns, order), len(order))
+        wall, event = self.wall_us(_Cycle(fns, order), len(order))
+        out = {}
+        for name in names:
+            mine = [k for k, owner in enumerate(order) if owner == name]
+            per_call = [traced[k] for k in mine]
+            out[name] = {"device_us": [us for us, _ in per_call], "wall_us": [wall[k] for k in mine],
+                         "event_us": [event[k] for k in mine] if event else [],
+                         "kernels": list(dict.fromkeys(kn for _, names_ in per_call for kn in names_)),
+                         "kernels_per_call": statistics.median(len(names_) for _, names_ in per_call)}
+        return out
+
     def wall_us(self, fn, calls):
         """Per call: perf_counter around fn() + synchronize (after a flush and a synchronize), and the
         CUDA-event time of the same span."""
@@ -349,6 +377,18 @@ class DeviceTimer:
         device = quantiles(m["device_us"])
         return {"bytes": 2 * nbytes, "device_us": device, "GBps": gbps(2 * nbytes, device["p50"]),
                 "calls": len(m["device_us"]), "kernels": m["kernels"]}
+
+
+class _Cycle:
+    """A callable that calls fns[order[0]], fns[order[1]], ... on successive calls (measure_many's rounds)."""
+
+    def __init__(self, fns, order):
+        self.fns, self.order, self.next = fns, order, 0
+
+    def __call__(self):
+        name = self.order[self.next]
+        self.next += 1
+        return self.fns[name]()
 
 
 class EventTimer(DeviceTimer):
