@@ -1,6 +1,6 @@
 from operator_runtime._backends import resolve
 from operator_runtime._dispatch import Operator, numpy_result
-from operator_runtime.tensor import empty_like, view_of
+from operator_runtime.tensor import new_like
 
 __all__ = ["copy"]
 
@@ -36,5 +36,4 @@ def copy(x, out=None, *, impl=None, backend=None):
     chosen = None if backend is None else resolve(backend)
     if out is not None:
         return _copy(out, [x], (), None, impl, chosen)
-    v = view_of(x)
-    return numpy_result(_copy(empty_like(v, v.shape), [x], (), None, impl, chosen), None)
+    return numpy_result(_copy(new_like(x), [x], (), None, impl, chosen), None)

@@ -5,7 +5,7 @@ import ctypes
 from operator_runtime._backends import resolve
 from operator_runtime._dispatch import Operator, numpy_result
 from operator_runtime.errors import InvalidArgumentError
-from operator_runtime.tensor import empty_like, view_of
+from operator_runtime.tensor import new_like
 
 __all__ = ["gelu"]
 
@@ -44,5 +44,4 @@ def gelu(x, approximate="none", out=None, *, impl=None, backend=None):
     chosen = None if backend is None else resolve(backend)
     if out is not None:
         return _gelu(out, [x], (form,), None, impl, chosen)
-    v = view_of(x)
-    return numpy_result(_gelu(empty_like(v, v.shape), [x], (form,), None, impl, chosen), None)
+    return numpy_result(_gelu(new_like(x), [x], (form,), None, impl, chosen), None)

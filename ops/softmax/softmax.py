@@ -2,7 +2,7 @@ import ctypes
 
 from operator_runtime._backends import resolve
 from operator_runtime._dispatch import Operator, axis_or_dim, int32_axis
-from operator_runtime.tensor import empty_like, view_of
+from operator_runtime.tensor import new_like
 
 __all__ = ["softmax", "log_softmax"]
 
@@ -38,8 +38,7 @@ def softmax(x, axis=-1, out=None, *, dim=None, impl=None, backend=None):
     axis = int32_axis(axis if dim is None else axis_or_dim(axis, dim, -1))
     chosen = None if backend is None else resolve(backend)
     if out is None:
-        v = view_of(x)
-        out = empty_like(v, v.shape)
+        out = new_like(x)
     return _softmax(out, [x], (axis,), None, impl, chosen)
 
 
@@ -48,8 +47,7 @@ def log_softmax(x, axis=-1, out=None, *, dim=None, impl=None, backend=None):
     axis = int32_axis(axis if dim is None else axis_or_dim(axis, dim, -1))
     chosen = None if backend is None else resolve(backend)
     if out is None:
-        v = view_of(x)
-        out = empty_like(v, v.shape)
+        out = new_like(x)
     return _log_softmax(out, [x], (axis,), None, impl, chosen)
 
 

@@ -253,6 +253,16 @@ def span_bytes(shape, strides, itemsize: int) -> int:
     return span
 
 
+def new_like(x):
+    """A new output of x's kind, placement, dtype and shape: empty_like(view_of(x), its shape), except that a torch
+    tensor's comes from torch directly, without the view (the op's call builds it again), which was most of what
+    allocating the output added to a call."""
+    if type(x).__module__.startswith("torch") and hasattr(x, "new_empty"):
+        return x.new_empty(x.shape)
+    v = view_of(x)
+    return empty_like(v, v.shape)
+
+
 def empty_like(template: View, shape, dtype_code_: int | None = None):
     """A new output of the same kind and placement as `template` (numpy, oprt.Tensor, torch or cupy)."""
     code = template.dtype if dtype_code_ is None else dtype_code_

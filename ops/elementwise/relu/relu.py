@@ -2,7 +2,7 @@ import ctypes
 
 from operator_runtime._backends import resolve
 from operator_runtime._dispatch import Operator, numpy_result
-from operator_runtime.tensor import empty_like, view_of
+from operator_runtime.tensor import new_like
 
 __all__ = ["relu"]
 
@@ -36,5 +36,4 @@ def relu(x, negative_slope=0.0, out=None, *, impl=None, backend=None):
     chosen = None if backend is None else resolve(backend)
     if out is not None:
         return _relu(out, [x], (float(negative_slope),), None, impl, chosen)
-    v = view_of(x)
-    return numpy_result(_relu(empty_like(v, v.shape), [x], (float(negative_slope),), None, impl, chosen), None)
+    return numpy_result(_relu(new_like(x), [x], (float(negative_slope),), None, impl, chosen), None)
