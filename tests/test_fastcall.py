@@ -1,9 +1,10 @@
 """The compiled fast path (operator_runtime._fastcall) against the pure-Python one: it is active under
 Bazel, both give the same results, exceptions and untouched outputs, calls it cannot take fall back,
 cache hits run in C, a descriptor evicted from the cache stays valid while the fast path holds it, and
-calls that need a workspace take the Python path. torch cases run where torch is importable (CPU tensors
+calls that need a workspace get it in C as the Python path gives it. torch cases run where torch is importable (CPU tensors
 on the cpu backend, CUDA tensors on nvidia)."""
 
+import contextlib
 import ctypes
 import importlib
 import os
@@ -286,8 +287,9 @@ def test_evicted_descriptor_stays_alive_while_the_fast_path_holds_it(monkeypatch
 
 
 @needs_fastcall
-def test_calls_that_need_a_workspace_take_the_python_path():
-    # CPU kernels need no workspace: an entry claiming some stands for a device reduction.
+def test_calls_that_need_a_workspace_run_in_c_with_one():
+    # CPU kernels need no workspace: an entry claiming some stands for a device reduction; the fast path
+    # allocates it (oprt_malloc_async, the call's backend active), runs the op with it and frees it.
     relu = fresh_relu()
     x, out = on("cpu", data((4, 5)), np.zeros((4, 5), np.float32))
     with oprt.backend("cpu"):
@@ -295,11 +297,13 @@ def test_calls_that_need_a_workspace_take_the_python_path():
         key = _dispatch.cache_key(_backends.current(), (0.0,), [view_of(out), view_of(x)])
         desc, _, owner = relu._descriptors[key]
         relu._descriptors[key] = (desc, 4096, owner)
+    before = _lib.lib.oprt_get_backend()
+    for context in (lambda: oprt.backend("cpu"), contextlib.nullcontext):  # chosen, and by placement
         out2, = on("cpu", np.zeros((4, 5), np.float32))
-        assert not relu._fast.run(out2, [x], (0.0,), None)  # nothing ran ...
-        assert (out2.numpy() == 0).all()
-        assert relu(out2, [x], (0.0,)) is out2  # ... the Python path allocates the workspace and runs it
+        with context():
+            assert relu._fast.run(out2, [x], (0.0,), None)  # ran here, with its workspace
         np.testing.assert_array_equal(out2.numpy(), np.maximum(x.numpy(), 0))
+    assert _lib.lib.oprt_get_backend() == before  # the thread's C backend as it was
 
 
 if __name__ == "__main__":

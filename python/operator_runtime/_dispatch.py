@@ -114,7 +114,10 @@ def _load_fastcall():
         from . import _fastcall
     except ImportError:  # not built (a source checkout outside Bazel) or a Python older than 3.10
         return None
-    _fastcall.configure(_backend.explicit, Tensor, check)
+    # The workspace entry points, so that calls whose descriptor needs a workspace take the fast path too.
+    addresses = tuple(ctypes.cast(getattr(lib, name), ctypes.c_void_p).value
+                      for name in ("oprt_malloc_async", "oprt_free_async", "oprt_get_backend", "oprt_set_backend"))
+    _fastcall.configure(_backend.explicit, Tensor, check, addresses)
     return _fastcall
 
 

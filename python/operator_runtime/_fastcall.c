@@ -4,9 +4,11 @@
  * the call's backend as _dispatch does (the backend argument, else the context's explicit choice, else
  * where the tensors live: an oprt.Tensor's backend_id, cpu for torch CPU tensors, the GPU backend for torch
  * CUDA ones), finds the descriptor under the key _dispatch.cache_key would build, runs the op's execute
- * entry point and returns True. Anything else (another tensor type, mixed placements, a cache miss, a
- * descriptor that needs a workspace, an unusual argument) returns False before anything ran, and the
- * Python path runs the call: both paths give the same results and the same errors.
+ * entry point and returns True. A descriptor that needs a workspace gets one as the Python path gives it:
+ * oprt_malloc_async on the call's stream with the call's backend active, oprt_free_async after the call.
+ * Anything else (another tensor type, mixed placements, a cache miss, an unusual argument, a workspace that
+ * could not be had) returns False before anything ran, and the Python path runs the call: both paths give
+ * the same results and the same errors.
  *
  * The GIL is released while the op executes: the cache entry this call holds owns the descriptor
  * (_dispatch._Descriptor), so another thread evicting it cannot destroy it under the call.
@@ -15,12 +17,21 @@
  * nor torch: _dispatch.py passes the C entry points' addresses and the Python objects it needs. */
 #define Py_LIMITED_API 0x030A0000
 #include <Python.h>
+#include <stdint.h>
 
 #define MAX_INPUTS 2
 #define KEY_FIELDS 4 /* per tensor: dtype code, shape, strides, device */
 
 typedef int (*Execute1)(void *, void *, size_t, void *, void *, void *);
 typedef int (*Execute2)(void *, void *, size_t, void *, void *, void *, void *);
+
+/* The library's workspace entry points (configure's fourth argument; all NULL: workspaces take the Python path). */
+static struct {
+    int (*malloc_async)(void **, size_t, void *);
+    int (*free_async)(void *, void *);
+    int32_t (*get_backend)(void);
+    int (*set_backend)(int32_t);
+} workspace_api;
 
 /* Set by configure() and use_torch(), kept for the interpreter's life. torch_* stay NULL until a torch
  * tensor has been through the Python path (we never import torch ourselves). */
@@ -231,24 +242,47 @@ done:
     return entry;
 }
 
-/* Runs execute on the cached entry (which the caller holds): 1, or -1 with an error set, or 0 for the
- * Python path (a descriptor that needs a workspace: the Python path allocates it on the stream). */
-static int execute(FastOperator *self, PyObject *entry, TensorView *views, void *stream)
+static int run_execute(FastOperator *self, void *desc, void *workspace, size_t ws_bytes, TensorView *views,
+                       void *stream)
+{
+    return self->num_inputs == 1
+               ? ((Execute1)self->execute)(desc, workspace, ws_bytes, views[0].ptr, views[1].ptr, stream)
+               : ((Execute2)self->execute)(desc, workspace, ws_bytes, views[0].ptr, views[1].ptr, views[2].ptr, stream);
+}
+
+/* Runs execute on the cached entry (which the caller holds) on C backend `backend`: 1, or -1 with an error
+ * set, or 0 for the Python path (a workspace that could not be had: nothing ran). A workspace is allocated
+ * and freed on the call's stream with the backend active, as _dispatch's Python path does. */
+static int execute(FastOperator *self, PyObject *entry, TensorView *views, void *stream, long backend)
 {
     void *desc = PyLong_AsVoidPtr(PyTuple_GetItem(entry, 0));
     size_t ws_bytes = PyLong_AsSize_t(PyTuple_GetItem(entry, 1));
     if (PyErr_Occurred())
         return -1;
-    if (ws_bytes)
+    if (ws_bytes && !workspace_api.malloc_async)
         return 0;
-    int status;
+    int status, freed = 0, allocated = 1;
     Py_BEGIN_ALLOW_THREADS
-    status = self->num_inputs == 1
-                 ? ((Execute1)self->execute)(desc, NULL, 0, views[0].ptr, views[1].ptr, stream)
-                 : ((Execute2)self->execute)(desc, NULL, 0, views[0].ptr, views[1].ptr, views[2].ptr, stream);
+    if (!ws_bytes) {
+        status = run_execute(self, desc, NULL, 0, views, stream);
+    } else {
+        const int32_t previous = workspace_api.get_backend();
+        const int switched = previous != (int32_t)backend;
+        void *workspace = NULL;
+        allocated = (!switched || workspace_api.set_backend((int32_t)backend) == 0) &&
+                    workspace_api.malloc_async(&workspace, ws_bytes, stream) == 0;
+        status = allocated ? run_execute(self, desc, workspace, ws_bytes, views, stream) : 0;
+        if (allocated)
+            freed = workspace_api.free_async(workspace, stream);
+        if (switched)
+            workspace_api.set_backend(previous);
+    }
     Py_END_ALLOW_THREADS
-    if (status) {
-        Py_XDECREF(PyObject_CallFunction(self->check ? self->check : check, "i", status)); /* raises the typed error */
+    if (!allocated)
+        return 0;
+    if (status || freed) { /* the op's error, else the free's */
+        PyObject *raise = status ? (self->check ? self->check : check) : check;
+        Py_XDECREF(PyObject_CallFunction(raise, "i", status ? status : freed)); /* raises the typed error */
         return -1;
     }
     return 1;
@@ -294,7 +328,7 @@ static PyObject *FastOperator_run(FastOperator *self, PyObject *const *args, Py_
     }
     entry = backend ? lookup(self, backend, attrs, views) : NULL;
     if (entry)
-        result = execute(self, entry, views, stream_ptr);
+        result = execute(self, entry, views, stream_ptr, PyLong_AsLong(backend));
 done:
     if (result == 0)
         PyErr_Clear(); /* a miss or a failed read: the Python path runs the call (and raises the real error) */
@@ -335,9 +369,23 @@ static void keep(PyObject **global, PyObject *value)
 
 static PyObject *configure(PyObject *module, PyObject *args)
 {
-    PyObject *current, *tensor, *check_fn;
-    if (!PyArg_ParseTuple(args, "OOO:configure", &current, &tensor, &check_fn))
+    PyObject *current, *tensor, *check_fn, *addresses = NULL;
+    if (!PyArg_ParseTuple(args, "OOO|O!:configure", &current, &tensor, &check_fn, &PyTuple_Type, &addresses))
         return NULL;
+    if (addresses) { /* (oprt_malloc_async, oprt_free_async, oprt_get_backend, oprt_set_backend) */
+        void *a[4];
+        if (PyTuple_Size(addresses) != 4) {
+            PyErr_SetString(PyExc_ValueError, "configure's addresses: malloc_async, free_async, get_backend, set_backend");
+            return NULL;
+        }
+        for (int k = 0; k < 4; k++)
+            if (!(a[k] = PyLong_AsVoidPtr(PyTuple_GetItem(addresses, k))))
+                return PyErr_Occurred() ? NULL : (PyErr_SetString(PyExc_ValueError, "a NULL address"), NULL);
+        workspace_api.malloc_async = (int (*)(void **, size_t, void *))a[0];
+        workspace_api.free_async = (int (*)(void *, void *))a[1];
+        workspace_api.get_backend = (int32_t(*)(void))a[2];
+        workspace_api.set_backend = (int (*)(int32_t))a[3];
+    }
     keep(&explicit_backend, current);
     keep(&tensor_type, tensor);
     keep(&check, check_fn);
@@ -361,7 +409,8 @@ static PyObject *use_torch(PyObject *module, PyObject *args)
 
 static PyMethodDef module_methods[] = {
     {"configure", configure, METH_VARARGS,
-     "configure(_backends.explicit (the context's explicit backend id or None), oprt.Tensor, check(status))"},
+     "configure(_backends.explicit (the context's explicit backend id or None), oprt.Tensor, check(status)[, "
+     "(addresses of oprt_malloc_async, oprt_free_async, oprt_get_backend, oprt_set_backend)])"},
     {"use_torch", use_torch, METH_VARARGS,
      "use_torch((torch tensor types), {torch dtype: code}, torch._C._cuda_getCurrentRawStream, "
      "backend id of CUDA tensors or None)"},
