@@ -510,10 +510,11 @@ def _measure_row(timer, fns, inputs, nbytes, peak):
     """The row's implementations (name -> fn) timed together, their calls interleaved (DeviceTimer.measure_many);
     where that fails (one of them raised), each alone. name -> (result, measurement or None)."""
     calls = {name: (lambda fn=fn: fn(*inputs)) for name, fn in fns.items()}
+    how = "interleaved" if len(calls) > 1 else "alone"
     try:
         measured = timer.measure_many(calls)
     except Exception:  # noqa: BLE001 - find which one fails, and time the others alone
-        measured = {}
+        measured, how = {}, "alone"
         for name, call in calls.items():
             try:
                 measured[name] = timer.measure(call)
@@ -526,8 +527,7 @@ def _measure_row(timer, fns, inputs, nbytes, peak):
             continue
         result = benchmark.impl_summary(m["device_us"], m["wall_us"], m["event_us"], m["kernels"], nbytes, peak)
         result["kernels_per_call"] = m["kernels_per_call"]
-        result["timed"] = "interleaved" if len(measured) > 1 and all(
-            not isinstance(v, Exception) for v in measured.values()) else "alone"
+        result["timed"] = how
         out[name] = (result, m)
     return out
 
