@@ -12,7 +12,9 @@ cProfile of ours in run_ops's loop, the functions that took the most time.
 Session 11 (`bench/results/lab/lab-call_overhead.json`, `bench/results/h200-session11/run2-*`), with run_ops's
 flush + synchronize, us per call: 4096x4096 ours 57.2 (out= 50.7, torch eager 71.3), 8192x8192 106.9 (103.8,
 273.1), 65536x128 30.3 (24.6, 33.8), 1x1048576 44.5 (35.7, 251.0); new_empty alone 11.4-11.8. So alone, a call of
-ours costs 14-40 us above its device time, eager's 12-17; in run_ops's process (runB) ours took 100-250.
+ours costs 14-40 us above its device time, eager's 12-17; in run_ops's process (runB) ours took 100-250. The
+profile (8192x8192): every call of ours left the fast path for `_dispatch._call_python`, as softmax's descriptor
+for rows past 1024 columns asks for a workspace, which the fast path then left to Python; it now takes them.
 """
 
 import cProfile
