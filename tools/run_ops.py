@@ -677,7 +677,8 @@ def run_bench(selection, backend, json_path=None, device="cuda"):
                 timed[name] = fn
         if timed and _context_alive(torch, device):
             for name, (result, m) in _measure_row(timer, timed, inputs, nbytes, peak["GBps"]).items():
-                result.update({k: v for k, v in firsts[name].items() if k != "status"} if result["status"] == "ok" else {})
+                if result["status"] == "ok":
+                    result.update(firsts[name])  # first_call_s and the error against eager's
                 if name == "torch_compile" and m and not any("triton" in kn.lower() for kn in m["kernels"]):
                     result["note"] = "no Triton kernel among its kernels: Inductor called aten"
                 row["impls"][name] = result
