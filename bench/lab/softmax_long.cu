@@ -859,3 +859,14 @@ SESSION8_KERNELS(bf16, __nv_bfloat16)
   LIBW_KERNEL(libw8_t256_b3, sfx, T, 8, 256, 64, 3, false)
 SESSION9_KERNELS(f16, __half)
 SESSION9_KERNELS(bf16, __nv_bfloat16)
+
+// Session 12: the library's unmasked f16 kernel with natural stats (exp(x - max): kBase2 off), against libw8_t256_b3
+// and libw16_t256_b3, which have the library's base-2 stats for f16 (row_math.cuh, kBase2Stats).
+#define LIBN_KERNEL(name, CL, THREADS, VALUES, MINB)                                                             \
+  extern "C" __global__ void __cluster_dims__(CL, 1, 1) __launch_bounds__(THREADS, MINB)                        \
+      name##_f16(const __half *x, __half *y, long long cols, long long chunk) {                                   \
+    oprt::gpu::softmax_detail::softmax_part_in_cluster<__half, 8, CL, THREADS, VALUES / 8, false, true, false>(  \
+        x, y, cols, chunk);                                                                                      \
+  }
+LIBN_KERNEL(libn8_t256_b3, 8, 256, 64, 3)
+LIBN_KERNEL(libn16_t256_b3, 16, 256, 64, 3)

@@ -296,6 +296,21 @@ if "--session9" in sys.argv:  # bench/results/lab/lab-softmax_long-session9.*
             ("softmax", "128x131072", 128, 131072, False, [(n, half_only(c)) for n, c in SESSION9_128]),
             ("log_softmax", "16x262144 log=True", 16, 262144, True,
              [("libc16_t256_b3", half_only(libc(16, 256, 64, "libc16_t256_b3_log", 3)))])]
+SESSION12_128 = [  # the library's kernel with base-2 stats for f16 (libw) and without (libn), against the lab's creg
+    ("libw8_t256_b3", libc(8, 256, 64, "libw8_t256_b3", 3)),
+    ("libn8_t256_b3", for_dtypes(("float16",), libc(8, 256, 64, "libn8_t256_b3", 3))),
+    ("creg8_t256_b3", creg(8, 256, 64, "creg8_t256_b3", 3)),
+]
+SESSION12_16 = [
+    ("libw16_t256_b3", libc(16, 256, 64, "libw16_t256_b3", 3)),
+    ("libn16_t256_b3", for_dtypes(("float16",), libc(16, 256, 64, "libn16_t256_b3", 3))),
+    ("creg16_t256_b3", creg(16, 256, 64, "creg16_t256_b3", 3)),
+]
+if "--session12" in sys.argv:  # bench/results/lab/lab-softmax_long-session12.*: each row's candidates twice, in turn
+    NAME_SUFFIX = "-session12"
+    DTYPES = ["float16", "bfloat16"]
+    ROWS = [("softmax", "128x131072", 128, 131072, False, SESSION12_128 * 2),
+            ("softmax", "16x262144", 16, 262144, False, SESSION12_16 * 2)]
 if "--session6" in sys.argv:  # the sixth session's candidates only (bench/results/lab/lab-softmax_long-session6.*)
     NAME_SUFFIX = "-session6"
     ROWS = [

@@ -527,6 +527,7 @@ __device__ __forceinline__ void lib_block(const T *x, T *y, long long rows, long
   X(128, 1, 2, 128, 16, 0, 0, 1, 0) \
   X(128, 1, 4, 128, 8, 0, 0, 1, 0) \
   X(128, 2, 1, 128, 16, 0, 0, 1, 0) \
+  X(128, 2, 1, 128, 16, 0, 0, 0, 0) \
   X(128, 2, 2, 128, 8, 0, 0, 1, 0) \
   X(128, 4, 1, 128, 8, 0, 0, 1, 0) \
   X(128, 2, 1, 256, 8, 0, 0, 1, 0) \
@@ -535,6 +536,7 @@ __device__ __forceinline__ void lib_block(const T *x, T *y, long long rows, long
   X(256, 1, 1, 128, 16, 0, 0, 1, 0) \
   X(256, 1, 2, 128, 8, 0, 0, 1, 0) \
   X(256, 2, 1, 128, 16, 0, 0, 1, 0) \
+  X(256, 2, 1, 128, 16, 0, 0, 0, 0) \
   X(256, 2, 2, 128, 8, 0, 0, 1, 0) \
   X(256, 4, 1, 128, 8, 0, 0, 1, 0) \
   X(256, 2, 1, 256, 8, 0, 0, 1, 0) \
@@ -545,6 +547,7 @@ __device__ __forceinline__ void lib_block(const T *x, T *y, long long rows, long
   X(512, 2, 2, 128, 8, 0, 0, 1, 0) \
   X(512, 4, 1, 128, 8, 0, 0, 1, 0) \
   X(512, 2, 1, 64, 32, 0, 0, 1, 0) \
+  X(512, 2, 1, 64, 32, 0, 0, 0, 0) \
   X(512, 2, 1, 256, 8, 0, 0, 1, 0) \
   X(512, 4, 1, 256, 4, 0, 0, 1, 0) \
   X(512, 2, 1, 128, 16, 1, 1, 1, 0) \
@@ -677,3 +680,21 @@ LIB_BLOCK(f32, 128, 0, 0, 0)
 LIB_BLOCK(f16, 64, 1, 1, 1)
 LIB_BLOCK(bf16, 64, 1, 1, 1)
 LIB_BLOCK(f32, 128, 1, 1, 1)
+
+// Session 12: the library's tile tier itself (tile_rows.cuh, softmax_rows_of_tile) at the shape tile_shape gives
+// each row length: lib_tile_<dt>_c<COLS>(x, y, rows, cols), or ls_lib_tile_... for log_softmax.
+#include "ops/softmax/nvidia/tile_rows.cuh"
+
+#define LIB_TILE(DT, COLS, LANES, PACKS, BLOCK, MINB)                                                            \
+  extern "C" __global__ void __launch_bounds__(BLOCK, MINB)                                                     \
+      lib_tile_##DT##_c##COLS(const DT_##DT *x, DT_##DT *y, long long rows, long long cols) {                   \
+    oprt::gpu::softmax_detail::softmax_rows_of_tile<DT_##DT, 16 / sizeof(DT_##DT), LANES, PACKS, BLOCK, false>( \
+        x, y, rows, cols);                                                                                      \
+  }
+#define LIB_TILE_HALF(COLS, LANES, PACKS, BLOCK, MINB) \
+  LIB_TILE(f16, COLS, LANES, PACKS, BLOCK, MINB)       \
+  LIB_TILE(bf16, COLS, LANES, PACKS, BLOCK, MINB)
+LIB_TILE_HALF(128, 8, 2, 128, 16)
+LIB_TILE_HALF(256, 16, 2, 128, 16)
+LIB_TILE_HALF(512, 32, 2, 64, 32)
+LIB_TILE(f32, 512, 32, 4, 64, 16)

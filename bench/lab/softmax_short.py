@@ -191,7 +191,31 @@ class LibBlock:
         return grid, self.threads, (rows, cols, np.int32(1 if log else 0)), 0, "grid-stride"
 
 
+class LibTile:
+    """The library's tile tier (tile_rows.cuh, softmax_rows_of_tile) at tile_shape's shape for the row length:
+    lib_tile_<dt>_c<COLS>, softmax only; the grid covers the tiles exactly, as launch_rows_in_tiles does."""
+
+    lib = True
+    SHAPES = {(128, 8): (8, 2, 128), (256, 8): (16, 2, 128), (512, 8): (32, 2, 64), (512, 4): (32, 4, 64)}
+
+    def __init__(self, cols, dtype):
+        self.cols = cols
+        self.lanes, self.packs, self.block = self.SHAPES[(cols, PACK[dtype])]
+        self.key = "LIB tile t%dv%db%d" % (self.lanes, self.packs, self.block)
+        self.variant = self.key
+
+    def kernel_name(self, dtype, op):
+        assert op == "softmax"
+        return "lib_tile_%s_c%d" % (SHORT[dtype], self.cols)
+
+    def launch(self, rows, cols, occupancy, sms, log):
+        tiles = ceil_div(rows, self.block // self.lanes)
+        return tiles, self.block, (rows, cols), 0, "%d tiles" % tiles
+
+
 def block_of(c):
+    if isinstance(c, LibTile):
+        return c.block
     return c.threads if isinstance(c, LibBlock) else (LIB_THREADS if isinstance(c, LibWarp) else c.block)
 
 
@@ -222,9 +246,25 @@ PLAN = [
 ]
 
 
+# Session 12 (--session12): the library's tile kernel against the lab's tile kernel of the same shape, with the
+# lab's math (ex2 of one FFMA, rcp) and with the library's (__expf(x - max), 1 / s: "libmath").
+SESSION12 = [("softmax", dt, [128, 256, 512], "tile") for dt in ("float16", "bfloat16")] + [
+    ("softmax", "float32", [512], "tile")]
+if "--session12" in sys.argv:
+    PLAN = SESSION12
+
+
 def pick(configs, dtype, cols, how, ranking):
     """The candidates of one plan entry for `dtype`: all, or the library's plus the n fastest tile configs of
-    the softmax run of `how[1]` (same columns), rebuilt for `dtype` (same config, so the same tile)."""
+    the softmax run of `how[1]` (same columns), rebuilt for `dtype` (same config, so the same tile); "tile":
+    the library's tile kernel and the lab's tile configs of its shape (one row per lane group, no hints)."""
+    if how == "tile":
+        lib = LibTile(cols, dtype)
+        group = "F32_CONFIGS" if dtype == "float32" else "HALF_CONFIGS"
+        same = [Tile(cfg, dtype) for cfg in configs[group] if cfg[0] == cols]
+        same = [t for t in same if (t.tpr, t.vec, t.rpt, t.block, t.ld, t.st, t.persist) ==
+                (lib.lanes, lib.packs, 1, lib.block, 0, 0, 0)]
+        return [lib] + same
     cands = candidates(configs, dtype, cols)
     if how == "all":
         return cands
@@ -249,7 +289,7 @@ def cubin_symbols():
         path = shutil.which(tool)
         if path:
             text = subprocess.run([path] + args + [str(cubin)], capture_output=True, text=True).stdout
-            return set(re.findall(r"\b((?:sm|ls|bsm|bls|lib_warp|lib_block)_\w+)", text))
+            return set(re.findall(r"\b((?:sm|ls|bsm|bls|lib_warp|lib_block|lib_tile)_\w+)", text))
     return None
 
 
@@ -392,7 +432,8 @@ def main():
         print("%-12s %-18s %-9s best %-8s %-34s LIB %-8s recorded %-7s peer %s" % (
             k[0], k[1], k[2], "%.2f" % s["best"][0] if s["best"] else "-", s["best"][1] if s["best"] else "",
             "%.2f" % s["lib"][0] if s["lib"] else "-", s["ours"], s["peer"]))
-    lab.save(NAME, rows_out, {"elapsed_s": time.time() - T0, "sm_count": sms})
+    lab.save(NAME + ("-session12" if PLAN is SESSION12 else ""), rows_out, {"elapsed_s": time.time() - T0,
+                                                                           "sm_count": sms})
     print("elapsed %.1f s" % (time.time() - T0))
     return 0
 

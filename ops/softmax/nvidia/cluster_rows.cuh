@@ -29,8 +29,10 @@ namespace oprt::gpu::softmax_detail {
 // mailbox; every warp of every block then folds all the slots in the same order (so all get the same
 // bits) and writes its part of y. A device function, so that bench/lab can time this very code.
 // kLog: log_softmax (a template parameter, as in grid_rows.cuh). kWhole: every part is whole (cols ==
-// kBlocks * chunk, chunk == kBlockThreads * kPacks * P), so no load or store is masked.
-template <class T, int P, int kBlocks, int kBlockThreads, int kPacks, bool kLog, bool kWhole = false>
+// kBlocks * chunk, chunk == kBlockThreads * kPacks * P), so no load or store is masked. kBase2: stats in
+// base 2 (row_math.cuh; the lab times both forms).
+template <class T, int P, int kBlocks, int kBlockThreads, int kPacks, bool kLog, bool kWhole = false,
+          bool kBase2 = kBase2Stats<T, kLog>>
 __device__ __forceinline__ void softmax_part_in_cluster(const T *x, T *y, int64_t cols, int64_t chunk) {
   static_assert(kBlocks <= kWarpSize, "lane l of each warp sends to block l");
   using C = ComputeType<T>;
@@ -41,10 +43,11 @@ __device__ __forceinline__ void softmax_part_in_cluster(const T *x, T *y, int64_
   const unsigned rank = cluster_block_rank();
   const int64_t row = cluster_index(), begin = rank * chunk;
   const int packs = static_cast<int>(std::max<int64_t>(0, std::min(chunk, cols - begin)) / P);
-  RegisterPart<kBlockThreads, kPacks, T, P> part;
+  using Part = RegisterPart<kBlockThreads, kPacks, T, P, kBase2>;
+  Part part;
   part.template load<kWhole>(reinterpret_cast<const Vec *>(x + row * cols + begin),
                              reinterpret_cast<const Vec *>(x + row * cols), packs, kLog);
-  const CombineStats<C> combine;
+  const typename Part::Combine combine;
   const RowStats<C> warp = warp_reduce(part.stats, combine);
   const unsigned lane = threadIdx.x % kWarpSize;
   cluster_wait();  // every block's mailbox is open

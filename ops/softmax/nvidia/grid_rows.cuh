@@ -34,10 +34,11 @@ constexpr int64_t kPartLength = static_cast<int64_t>(kBlockThreads) * kPartPacks
 // A block's part of a row in registers: thread t holds packs t, t + kBlockThreads, ... (kPacks of
 // them) of the part's `packs` (at most kBlockThreads * kPacks, so 32-bit indices), exponentiated once
 // (row_math.cuh, exponentiate). Positions past the part's end hold -inf, which adds exp(-inf) = 0 to
-// the sum, and are not stored.
-template <int kBlockThreads, int kPacks, class T, int P>
+// the sum, and are not stored. kBase2: stats in base 2 (row_math.cuh, kBase2Stats); Combine merges them.
+template <int kBlockThreads, int kPacks, class T, int P, bool kBase2 = false>
 struct RegisterPart {
   using C = ComputeType<T>;
+  using Combine = CombineStats<C, kBase2>;
   C values[kPacks][P];
   RowStats<C> stats;  // of this thread's values
 
@@ -63,13 +64,13 @@ struct RegisterPart {
         for (int k = 0; k < P; ++k) values[j][k] = negative_infinity<C>();
       }
     }
-    stats = exponentiate(values, log);
+    stats = exponentiate<kBase2>(values, log);
   }
 
   // Writes the part's y to `out` once the row's stats are known.
   template <bool kWhole = false>
   __device__ __forceinline__ void store(Pack<T, P> *out, int packs, const RowStats<C> &row, bool log) {
-    const PartNormalizer<C> normalize(stats, row, log);
+    const PartNormalizer<C, kBase2> normalize(stats, row, log);
 #pragma unroll
     for (int j = 0; j < kPacks; ++j) {
 #pragma unroll
@@ -95,10 +96,11 @@ __global__ void __launch_bounds__(kGridThreads, kGridMinBlocks)
   constexpr int64_t kLength = kPartLength<T, kGridThreads>;
   const int64_t row = blockIdx.x / parts, begin = blockIdx.x % parts * kLength;
   const int packs = static_cast<int>(std::min(kLength, cols - begin) / P);
-  RegisterPart<kGridThreads, kPartPacks<T, P>, T, P> part;
+  using Part = RegisterPart<kGridThreads, kPartPacks<T, P>, T, P, kBase2Stats<T, kLog>>;
+  Part part;
   part.load(reinterpret_cast<const Vec *>(x + row * cols + begin), reinterpret_cast<const Vec *>(x + row * cols), packs,
             kLog);
-  const CombineStats<C> combine;
+  const typename Part::Combine combine;
   const RowStats<C> block_stats = block_reduce<kGridThreads>(part.stats, combine);
   if (threadIdx.x == 0) part_stats[blockIdx.x] = block_stats;
   cooperative_groups::this_grid().sync();  // every part's stats are written

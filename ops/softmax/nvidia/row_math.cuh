@@ -20,6 +20,8 @@ namespace oprt::gpu::softmax_detail {
 
 // ---- Math in the compute type ----
 
+constexpr float kLog2e = 1.4426950408889634f;
+
 // exp: exp for f64; in f32 __expf's 2^(v * log2(e)) on the hardware exp2 (faster, error under 6e-6
 // relative; notes: "exponential"). On NVIDIA through fast_exp2 (host_device.h), results below FLT_MIN
 // flushed to 0: the build keeps subnormals, and __expf then takes three more instructions to make them.
@@ -31,7 +33,6 @@ __device__ __forceinline__ C exponential(C v) {
 #if defined(__MACACC__)
     return __expf(v);
 #else
-    constexpr float kLog2e = 1.4426950408889634f;
     return fast_exp2(v * kLog2e);
 #endif
   }
@@ -74,11 +75,36 @@ __device__ __forceinline__ RowStats<C> empty_stats() {
   return {negative_infinity<C>(), C(0)};
 }
 
+// Base-2 stats (f16 softmax parts in registers: the grid and cluster tiers). There a part's exponentials
+// are 2^(x log2(e) - c) with c = max log2(e) rounded once (base2_shift): one FFMA before the hardware exp2,
+// where exp(x - max) takes an add and a multiply. c's rounding error is common to a part's values and its
+// sum, and every rescale between parts goes through the same c of each max, so it cancels in y. c must stay
+// finite: f16's maxima (|max| <= 65504) keep it under 94,505, where bf16 and f32 maxima past 2.4e38 would
+// overflow it; and log_softmax's y = x - max - log(sum) would carry c's error, so it keeps the natural form.
+template <class T, bool kLog>
+constexpr bool kBase2Stats = std::is_same_v<T, half> && !kLog;
+
+// Rounded on its own (__fmul_rn: never contracted into an FFMA), so that equal maxima give equal shifts and
+// c(a) - c(b) is 0 for a == b: a contracted max * log2(e) - c(max) is that product's rounding error instead.
+__device__ __forceinline__ float base2_shift(float max) {
+#if defined(__MACACC__)
+  return max * kLog2e;
+#else
+  return __fmul_rn(max, kLog2e);
+#endif
+}
+
 // `stats.sum` rescaled to a new max (>= stats.max or NaN). An all -inf part contributes nothing
 // (skipping exp(-inf - -inf) = NaN); a NaN max makes the sum NaN.
-template <class C>
+template <bool kBase2 = false, class C>
 __device__ __forceinline__ C rescaled_sum(const RowStats<C> &stats, C max) {
-  return stats.max == negative_infinity<C>() ? C(0) : stats.sum * exponential(stats.max - max);
+  if (stats.max == negative_infinity<C>()) return C(0);
+  if constexpr (kBase2) {
+    static_assert(std::is_same_v<C, float>, "base-2 stats are f16's");
+    return stats.sum * fast_exp2(base2_shift(stats.max) - base2_shift(max));
+  } else {
+    return stats.sum * exponential(stats.max - max);
+  }
 }
 
 // Folds n values into `stats` with one rescale: the new max first, then their exponentials. A -inf
@@ -97,11 +123,11 @@ __device__ __forceinline__ void accumulate(RowStats<C> &stats, const C (&values)
 }
 
 // Merges the stats of two parts (commutative, so shuffle butterflies give every lane the same bits).
-template <class C>
+template <class C, bool kBase2 = false>
 struct CombineStats {
   __device__ __forceinline__ RowStats<C> operator()(const RowStats<C> &a, const RowStats<C> &b) const {
     const C max = MaxOp{}(a.max, b.max);
-    return {max, rescaled_sum(a, max) + rescaled_sum(b, max)};
+    return {max, rescaled_sum<kBase2>(a, max) + rescaled_sum<kBase2>(b, max)};
   }
 };
 
@@ -124,10 +150,11 @@ struct Normalizer {
 // then rescale them: y = exp(x - thread max) * exp(thread max - row max) / row sum.
 
 // Stats of `values`, which become exp(value - their max) unless `keep_values` (log_softmax needs x
-// only). Where all are -inf the shift is 0, so they become 0 rather than exp(-inf - -inf) = NaN. A NaN
-// sum (a NaN or +inf among them) makes the max NaN, which the max itself skips (MaxSkippingNaN): these
-// stats are combined with others', where a part of NaN and -inf only would pass for an all -inf part.
-template <int kPacks, int P, class C>
+// only); kBase2: 2^(value log2(e) - base2_shift(their max)), stats in base 2. Where all are -inf the shift
+// is 0, so they become 0 rather than exp(-inf - -inf) = NaN. A NaN sum (a NaN or +inf among them) makes
+// the max NaN, which the max itself skips (MaxSkippingNaN): these stats are combined with others', where a
+// part of NaN and -inf only would pass for an all -inf part.
+template <bool kBase2 = false, int kPacks, int P, class C>
 __device__ __forceinline__ RowStats<C> exponentiate(C (&values)[kPacks][P], bool keep_values) {
   // Four running maxima and sums (value i goes to chain i % 4): a single chain of 32 dependent
   // max / add instructions per thread left the grid and cluster tiers latency-bound (notes: "Few long rows").
@@ -146,7 +173,12 @@ __device__ __forceinline__ RowStats<C> exponentiate(C (&values)[kPacks][P], bool
   for (int j = 0; j < kPacks; ++j) {
 #pragma unroll
     for (int k = 0; k < P; ++k) {
-      const C e = exponential(values[j][k] - shift);
+      C e;
+      if constexpr (kBase2) {
+        e = fast_exp2(fmaf(values[j][k], kLog2e, -base2_shift(shift)));
+      } else {
+        e = exponential(values[j][k] - shift);
+      }
       if (!keep_values) values[j][k] = e;
       sum[(j * P + k) % kChains] += e;
     }
@@ -158,14 +190,15 @@ __device__ __forceinline__ RowStats<C> exponentiate(C (&values)[kPacks][P], bool
 // y from a value left by exponentiate (exp(x - part max), or x for log_softmax) once the row's stats
 // are known. The softmax factor exp(part max - row max) / row sum is 0 for an all -inf part, and 0 / 0
 // = NaN for an all -inf row, as the two-pass formula gives; log_softmax is Normalizer's.
-template <class C>
+template <class C, bool kBase2 = false>
 struct PartNormalizer {
   C max;     // the row's
   C factor;  // exp(part max - row max) / row sum, or log(row sum) for log_softmax
   bool log;
   __device__ __forceinline__ PartNormalizer(const RowStats<C> &part, const RowStats<C> &row, bool log_softmax)
       : max(row.max),
-        factor(log_softmax ? logarithm(row.sum) : rescaled_sum(RowStats<C>{part.max, C(1)}, row.max) / row.sum),
+        factor(log_softmax ? logarithm(row.sum)
+                           : rescaled_sum<kBase2>(RowStats<C>{part.max, C(1)}, row.max) / row.sum),
         log(log_softmax) {}
   __device__ __forceinline__ C operator()(C value) const { return log ? (value - max) - factor : value * factor; }
 };
@@ -203,7 +236,8 @@ __device__ __forceinline__ void store_pack_streaming(Pack<T, P> *destination, co
 
 // A pack read once and a pack written once, with the streaming hints on NVIDIA where the pack is 16 bytes
 // (ld.global.cs / st.global.cs: evicted first from L1 and L2, so x and y do not displace each other; the
-// lab's long-row kernels used them); plain accesses otherwise.
+// lab's long-row kernels used them); plain accesses otherwise. (The lab's ld.global.nc.L1::no_allocate made
+// the cluster kernel slower: notes, "Session 12".)
 template <class T, int P>
 __device__ __forceinline__ Pack<T, P> load_pack_once(const Pack<T, P> *source) {
 #if !defined(__MACACC__)

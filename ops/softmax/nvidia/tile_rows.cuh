@@ -18,10 +18,10 @@ namespace oprt::gpu::softmax_detail {
 
 // Block b takes tile b (blockIdx.x, then blockIdx.y past the grid's x limit): rows
 // b * kGroups .. (b + 1) * kGroups - 1, row b * kGroups + g held by group g, so the block's loads read
-// consecutive rows. Groups past the last row compute along, for the shuffles.
-template <class T, int P, int kLanes, int kPacks, int kBlockThreads, int kMinBlocks, bool kLog>
-__global__ void __launch_bounds__(kBlockThreads, kMinBlocks)
-    softmax_rows_in_tiles(const T *x, T *y, int64_t rows, int64_t cols) {
+// consecutive rows. Groups past the last row compute along, for the shuffles. A device function, so that
+// bench/lab can time this very code.
+template <class T, int P, int kLanes, int kPacks, int kBlockThreads, bool kLog>
+__device__ __forceinline__ void softmax_rows_of_tile(const T *x, T *y, int64_t rows, int64_t cols) {
   static_assert(kLanes <= kWarpSize && kBlockThreads % kWarpSize == 0, "a row's lanes lie in one warp");
   using Vec = Pack<T, P>;
   constexpr int kGroups = kBlockThreads / kLanes;
@@ -32,7 +32,14 @@ __global__ void __launch_bounds__(kBlockThreads, kMinBlocks)
   const int64_t offset = valid ? row * cols : 0;
   const auto reduce_over_group = [](auto value, auto op) { return warp_reduce(value, op, kLanes); };
   softmax_row_in_registers<kPacks>(reinterpret_cast<const Vec *>(x + offset), reinterpret_cast<Vec *>(y + offset),
-                                   cols / P, threadIdx.x % kLanes, kLanes, valid, kLog, reduce_over_group);
+                                   static_cast<int>(cols / P), threadIdx.x % kLanes, kLanes, valid, kLog,
+                                   reduce_over_group);
+}
+
+template <class T, int P, int kLanes, int kPacks, int kBlockThreads, int kMinBlocks, bool kLog>
+__global__ void __launch_bounds__(kBlockThreads, kMinBlocks)
+    softmax_rows_in_tiles(const T *x, T *y, int64_t rows, int64_t cols) {
+  softmax_rows_of_tile<T, P, kLanes, kPacks, kBlockThreads, kLog>(x, y, rows, cols);
 }
 
 }  // namespace oprt::gpu::softmax_detail
