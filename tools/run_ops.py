@@ -13,9 +13,9 @@ relative paths (--json) are relative to the directory you ran it from. Long test
 Operators are found as ops/**/cases.py (NAME, op, reference, CASES, BENCH_CASES, bytes_moved,
 torch_reference). On a device (issue 11's method, operator_runtime.benchmark): every row of issue 11's
 shape matrix (--matrix=cases: the ops' BENCH_CASES) is timed for ours and, on the same tensors in the
-same process, their calls interleaved in rotating rounds, the peers: torch eager, torch.compile (Inductor), Liger-Kernel's Triton softmax and
-QuACK's CuTe-DSL softmax (each "absent: why" when it does not import or fails to compile, "n/a: why"
-when it does not do the row's op). Device time is the sum of the kernels one call launches, from the
+same process, their calls interleaved in rounds of a seeded-shuffled order, the peers: torch eager,
+torch.compile (Inductor), Liger-Kernel's Triton softmax and QuACK's CuTe-DSL softmax (each "absent: why"
+when it does not import or fails to compile, "n/a: why" when it does not do the row's op). Device time is the sum of the kernels one call launches, from the
 CUDA profiler (CUPTI via torch.profiler), a 256 MB L2 flush before every call; wall time per call
 (call + synchronize) beside it; p20/p50/p80 of up to 50 calls; % of the copy peak measured in the same
 run; ratio = best peer / ours (>= 1.00: we lead). The end prints rows led / total, the geometric mean of
@@ -599,8 +599,8 @@ def run_bench(selection, backend, json_path=None, device="cuda"):
                            "call launches; the L2 flush's kernel (%s) marks calls and is excluded" % ", ".join(
                                sorted(timer.flush_names)),
             "wall_time": "perf_counter around fn() + synchronize, after a flush and a synchronize, per call",
-            "interleaved": "a row's implementations timed together: rounds of one call each, the order rotated "
-                           "every round (timed: interleaved; alone where that failed)",
+            "interleaved": "a row's implementations timed together: rounds of one call each, each round in its "
+                           "own seeded-shuffled order (timed: interleaved; alone where that failed)",
             "event_time": "CUDA events around the same span",
             "l2_flush_bytes": int(timer.flush_buffer.numel()), "quantiles": list(benchmark.QUANTILES),
             "repeats": timer.repeats, "min_repeats": timer.min_repeats, "budget_s_per_measurement": timer.budget_s,
@@ -879,7 +879,7 @@ def _machine_ticks():
 
 
 def _median_ms_interleaved(fns, repeats, warmup=2, min_seconds=0.5):
-    """Median milliseconds of each fn, the calls interleaved (the order rotating each round) so that
+    """Median milliseconds of each fn, the calls interleaved (each round shuffled: interleaved_order) so that
     load from other work on the machine falls on every fn alike; at least `repeats` rounds and
     `min_seconds` of them, except that cases where a call takes over 0.2 s (numpy on half types) get
     the minimum of 7. Also returns the rounds run and the share of the machine's CPU time that other
@@ -896,12 +896,10 @@ def _median_ms_interleaved(fns, repeats, warmup=2, min_seconds=0.5):
         repeats = min(max(repeats, math.ceil(min_seconds / max(sum(last), 1e-6))), 500)
     times = [[] for _ in fns]
     machine0, self0 = _machine_ticks(), os.times()
-    for r in range(repeats):
-        for k in range(len(fns)):
-            i = (k + r) % len(fns)
-            t0 = time.perf_counter()
-            fns[i]()
-            times[i].append((time.perf_counter() - t0) * 1e3)
+    for i in benchmark.interleaved_order(len(fns), repeats):
+        t0 = time.perf_counter()
+        fns[i]()
+        times[i].append((time.perf_counter() - t0) * 1e3)
     machine1, self1 = _machine_ticks(), os.times()
     others = None
     if machine0 is not None and machine1[1] > machine0[1]:

@@ -8,8 +8,8 @@ Device benchmark (issue 11's method), on a backend whose tensors torch can see (
   - wall time: per call, perf_counter around `fn(); synchronize()` after a flush and a synchronize (the
     time a user waits for one call, launch and Python overhead included); CUDA-event time of the same
     span is kept beside it.
-  - several implementations of one row (measure_many): timed together, one call each per round, the order
-    rotated every round, so that none is always the one that runs after another.
+  - several implementations of one row (measure_many): timed together, one call each per round, each round
+    in an order of its own (a seeded shuffle: interleaved_order), so that none always runs after the same one.
   - p20/p50/p80 over `repeats` calls (default 50, at least `min_repeats`), fewer when a call is so slow
     that `repeats` would exceed the time budget of one measurement.
   - the peak: a 1 GiB torch copy_ timed the same way, bytes read + written / p50 device time.
@@ -26,6 +26,7 @@ import datetime
 import math
 import os
 import platform
+import random
 import socket
 import statistics
 import subprocess
@@ -175,6 +176,19 @@ def summarize(rows) -> dict:
     }
 
 
+def interleaved_order(count: int, rounds: int, seed: int = 0) -> list:
+    """Indices 0..count-1, each once per round, each round shuffled (random.Random(seed): the same order
+    in every run): over many rounds each one follows every other about equally often, which a fixed
+    rotation does not (there each follows the same neighbour in all but one place per round)."""
+    rng = random.Random(seed)
+    order = []
+    for _ in range(rounds):
+        round_ = list(range(count))
+        rng.shuffle(round_)
+        order += round_
+    return order
+
+
 def repeats_for(estimate_s: float, repeats: int, min_repeats: int, budget_s: float) -> int:
     """Timed calls for one measurement: `repeats`, fewer (down to min_repeats) when a call, flush included,
     takes so long that they would exceed budget_s."""
@@ -316,17 +330,20 @@ class DeviceTimer:
     def measure_many(self, fns: dict) -> dict:
         """Times several implementations of one row together: name -> measure()'s dict. Each is warmed up
         and its call estimated alone; then one profiled loop makes `n` rounds of one call each (a flush
-        before every call), the order rotated every round, and the wall-clock loop the same. So whatever
-        state one implementation leaves on the device falls on the others alike: timed one after another,
-        the measurement right after torch.compile's kernels ran ~9% faster than the same kernel later
-        (bench/notes/softmax-tuning.md, "Session 11"). n: the fewest repeats any of them gets alone."""
+        before every call), each round in its own order (interleaved_order), and the wall-clock loop the
+        same. So whatever state one implementation leaves on the device falls on the others alike: timed one
+        after another, the measurement right after torch.compile's kernels ran ~9% faster than the same
+        kernel later (bench/notes/softmax-tuning.md, "Session 11"); in rounds of a fixed rotation, each
+        followed the same neighbour, and our 128x131072 f16 softmax took 20.7 us after torch eager's calls,
+        21.2 after torch.compile's and 21.6 after QuACK's (session 12). n: the fewest repeats any of them
+        gets alone."""
         names = list(fns)
         n = self.repeats
         for name in names:
             for _ in range(self.warmup):
                 fns[name]()
             n = min(n, repeats_for(self.estimate_s(fns[name]), self.repeats, self.min_repeats, self.budget_s))
-        order = [names[(r + i) % len(names)] for r in range(n) for i in range(len(names))]
+        order = [names[i] for i in interleaved_order(len(names), n)]
 
         def caller():  # one implementation is called directly: no dispatch inside its wall-time span
             return fns[names[0]] if len(names) == 1 else _Cycle(fns, order)
