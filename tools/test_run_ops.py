@@ -6,6 +6,7 @@ panel per operator. Issue 11's device benchmark: its statistics, the per-call sp
 trace, the timer's measuring loop on a fake device, the peers' applicability, the shape matrix, the
 JSON of a whole run (--bench_self_test, when torch is importable) and its chart."""
 
+import collections
 import json
 import os
 import pathlib
@@ -341,6 +342,17 @@ def test_measure_many_interleaves_the_implementations_in_shuffled_rounds():
     slow = FakeTimer(FakeDevice(None), repeats=50, min_repeats=7, budget_s=0.0)
     m = slow.measure_many({"a": _launcher(slow.fake, "a", 1_000, []), "b": _launcher(slow.fake, "b", 1_000, [])})
     assert len(m["a"]["device_us"]) == len(m["b"]["device_us"]) == 7
+
+
+def test_interleaved_order_lets_each_implementation_follow_every_other_alike():
+    rounds, k = 600, 4
+    order = benchmark.interleaved_order(k, rounds)
+    assert order == benchmark.interleaved_order(k, rounds)  # seeded: the same order in every run
+    assert all(sorted(order[r * k:(r + 1) * k]) == list(range(k)) for r in range(rounds))
+    follows = collections.Counter(zip(order, order[1:]))  # (previous, next) over the whole loop
+    pairs = [follows[(a, b)] for a in range(k) for b in range(k) if a != b]
+    # a rotation would give each one a single predecessor (3 of the 12 pairs ~600 times, the rest ~0)
+    assert min(pairs) > 0.7 * max(pairs), follows
 
 
 def test_a_failing_implementation_is_a_row_entry_not_the_end_of_the_run():
