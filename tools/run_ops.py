@@ -12,15 +12,16 @@ relative paths (--json) are relative to the directory you ran it from. Long test
 
 Operators are found as ops/**/cases.py (NAME, op, reference, CASES, BENCH_CASES, bytes_moved,
 torch_reference). On a device (issue 11's method, operator_runtime.benchmark): every row of issue 11's
-shape matrix (--matrix=cases: the ops' BENCH_CASES) is timed for ours and, on the same tensors in the
-same process, their calls interleaved in rounds of a seeded-shuffled order, the peers: torch eager,
+shape matrix (--matrix=cases: the ops' BENCH_CASES) is timed for ours and, on the same tensors in the same
+process, their calls interleaved in rounds of a seeded-shuffled order, the peers: torch eager,
 torch.compile (Inductor), Liger-Kernel's Triton softmax and QuACK's CuTe-DSL softmax (each "absent: why"
-when it does not import or fails to compile, "n/a: why" when it does not do the row's op). Device time is the sum of the kernels one call launches, from the
-CUDA profiler (CUPTI via torch.profiler), a 256 MB L2 flush before every call; wall time per call
-(call + synchronize) beside it; p20/p50/p80 of up to 50 calls; % of the copy peak measured in the same
-run; ratio = best peer / ours (>= 1.00: we lead). The end prints rows led / total, the geometric mean of
-the ratios and the rows under 85% of the peak at >= 64 MB moved; --json keeps everything (rewritten
-after every row). The whole matrix takes about 3-4 minutes on an H200 (--time_budget_s bounds it):
+when it does not import or fails to compile, "n/a: why" when it does not do the row's op). Device time is
+the sum of the kernels one call launches, from the CUDA profiler (CUPTI via torch.profiler), a 256 MB L2
+flush before every call; wall time per call (call + synchronize) beside it; p20/p50/p80 of up to 50 calls;
+% of the copy peak measured in the same run; ratio = best peer / ours (>= 1.00: we lead). The end prints
+rows led / total, the geometric mean of the ratios and the rows under 85% of the peak at >= 64 MB moved;
+--json keeps everything (rewritten after every row). The whole matrix takes about 3-4 minutes on an H200
+(--time_budget_s bounds it):
 
   PYTHONPATH=... python3 tools/run_ops.py --mode bench --backend nvidia --json bench/results/h200-peers.json
   python3 tools/plot_bench.py bench/results/h200-peers.json bench/results/h200-peers.png

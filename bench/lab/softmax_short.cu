@@ -682,7 +682,7 @@ LIB_BLOCK(bf16, 64, 1, 1, 1)
 LIB_BLOCK(f32, 128, 1, 1, 1)
 
 // Session 12: the library's tile tier itself (tile_rows.cuh, softmax_rows_of_tile) at the shape tile_shape gives
-// each row length: lib_tile_<dt>_c<COLS>(x, y, rows, cols), or ls_lib_tile_... for log_softmax.
+// each row length, softmax only: lib_tile_<dt>_c<COLS>(x, y, rows, cols).
 #include "ops/softmax/nvidia/tile_rows.cuh"
 
 #define LIB_TILE(DT, COLS, LANES, PACKS, BLOCK, MINB)                                                            \

@@ -214,8 +214,6 @@ class LibTile:
 
 
 def block_of(c):
-    if isinstance(c, LibTile):
-        return c.block
     return c.threads if isinstance(c, LibBlock) else (LIB_THREADS if isinstance(c, LibWarp) else c.block)
 
 
