@@ -365,6 +365,78 @@ __device__ __forceinline__ void creg_body(const T *__restrict__ x, T *__restrict
                                                CHUNK);
 }
 
+// ---- creo (session 13): creg with each pack exponentiated as soon as it has landed ----
+// creg takes the thread's max over all its packs before the first exponential, so the MUFU work of a part
+// starts once its last load has landed. Here pack j is exponentiated against the running max of packs 0..j
+// (shift c_j = that max x log2 e, kept per pack), the sum rescaled by 2^(c_(j-1) - c_j) as the max grows, so the
+// first packs' exponentials overlap the later packs' loads; each pack is normalized by 2^(c_j - C) / S.
+// G packs share a shift (G = 1: every pack). Softmax only (log_softmax keeps x); 2 NV / G extra ex2 per thread.
+template <int NV, int P, int G>
+__device__ __forceinline__ Stat thread_stats_online(float (&f)[NV * P], float (&shift)[NV / G]) {
+  constexpr int kGroup = G * P;  // values per group of G packs, one shift each
+  float run = kNegInf, sum = 0.f, previous = 0.f;
+#pragma unroll
+  for (int g = 0; g < NV / G; ++g) {
+    float m = f[g * kGroup];
+#pragma unroll
+    for (int k = 1; k < kGroup; ++k) m = fmaxf(m, f[g * kGroup + k]);
+    run = fmaxf(run, m);
+    const float c = run == kNegInf ? 0.f : run * kLog2e;
+    if (g > 0) sum *= ex2(previous - c);  // c >= previous: a factor <= 1
+    float s0 = 0.f, s1 = 0.f;
+#pragma unroll
+    for (int k = 0; k < kGroup; k += 2) {
+      f[g * kGroup + k] = ex2(fmaf(f[g * kGroup + k], kLog2e, -c));
+      f[g * kGroup + k + 1] = ex2(fmaf(f[g * kGroup + k + 1], kLog2e, -c));
+      s0 += f[g * kGroup + k];
+      s1 += f[g * kGroup + k + 1];
+    }
+    sum += s0 + s1;
+    shift[g] = c;
+    previous = c;
+  }
+  return {run, sum};
+}
+
+template <class T, int CL, int THREADS, int EPT, int G>
+__device__ __forceinline__ void creo_body(const T *__restrict__ x, T *__restrict__ y, long long cols, int *err) {
+  constexpr int P = Io<T>::P, NV = EPT / P, W = THREADS / 32, CHUNK = THREADS * EPT;
+  static_assert(EPT % P == 0 && P % 2 == 0, "whole packs of pairs");
+  __shared__ float2 slots[CL * W];
+  __shared__ __align__(8) unsigned long long xbar;
+  if (cols != static_cast<long long>(CL) * CHUNK) {
+    if (threadIdx.x == 0) atomicExch(err, 2);
+    return;
+  }
+  if (threadIdx.x == 0) {
+    mbar_init(smem_addr(&xbar), 1);
+    fence_mbar_init();
+  }
+  cluster_arrive_relaxed();
+  const unsigned rank = cluster_rank();
+  const long long row = cluster_id_x();
+  const T *in = x + row * cols + static_cast<long long>(rank) * CHUNK;
+  uint4 v[NV];
+#pragma unroll
+  for (int j = 0; j < NV; ++j) v[j] = ld_stream(in + (j * THREADS + threadIdx.x) * P);
+  float f[EPT], shift[NV / G];
+#pragma unroll
+  for (int j = 0; j < NV; ++j) Io<T>::unpack(v[j], f + j * P);
+  const Stat mine = thread_stats_online<NV, P, G>(f, shift);
+  const Stat warp_stat = warp_allreduce(mine);
+  cluster_wait();
+  const Stat total = cluster_exchange<CL, W>(warp_stat, slots, smem_addr(&xbar), 0, rank, err);
+  const float row_shift = total.m * kLog2e, inverse = 1.f / total.s;
+  T *out = y + row * cols + static_cast<long long>(rank) * CHUNK;
+#pragma unroll
+  for (int j = 0; j < NV; ++j) {
+    const float factor = mine.m == kNegInf ? 0.f : ex2(shift[j / G] - row_shift) * inverse;
+#pragma unroll
+    for (int k = 0; k < P; ++k) f[j * P + k] *= factor;
+    st_stream(out + (j * THREADS + threadIdx.x) * P, Io<T>::pack(f + j * P));
+  }
+}
+
 // ---- cpa: creg with QuACK's loads: the part goes global -> shared memory by cp.async (16 bytes a
 // copy, no registers held while in flight), then each thread reads back its own packs ----
 
@@ -870,3 +942,19 @@ SESSION9_KERNELS(bf16, __nv_bfloat16)
   }
 LIBN_KERNEL(libn8_t256_b3, 8, 256, 64, 3)
 LIBN_KERNEL(libn16_t256_b3, 16, 256, 64, 3)
+
+// Session 13: creo (each pack, or group of G packs, exponentiated as it lands, against a running max) at
+// creg's shapes.
+#define CREO_KERNEL(name, sfx, T, CL, THREADS, EPT, MINB, G)                                                     \
+  extern "C" __global__ void __cluster_dims__(CL, 1, 1) __launch_bounds__(THREADS, MINB)                        \
+      name##_##sfx(const T *x, T *y, long long cols, int *err) {                                                \
+    lab::creo_body<T, CL, THREADS, EPT, G>(x, y, cols, err);                                                     \
+  }
+#define SESSION13_KERNELS(sfx, T)                                                                                \
+  CREO_KERNEL(creo8_t256_b3, sfx, T, 8, 256, 64, 3, 1)                                                           \
+  CREO_KERNEL(creo8g2_t256_b3, sfx, T, 8, 256, 64, 3, 2)                                                         \
+  CREO_KERNEL(creo8g4_t256_b3, sfx, T, 8, 256, 64, 3, 4)                                                         \
+  CREO_KERNEL(creo16_t256_b3, sfx, T, 16, 256, 64, 3, 1)                                                         \
+  CREO_KERNEL(creo16g2_t256_b3, sfx, T, 16, 256, 64, 3, 2)
+SESSION13_KERNELS(f16, __half)
+SESSION13_KERNELS(bf16, __nv_bfloat16)
