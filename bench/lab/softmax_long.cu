@@ -437,6 +437,78 @@ __device__ __forceinline__ void creo_body(const T *__restrict__ x, T *__restrict
   }
 }
 
+// ---- crep (session 13): the part held as loaded (packed 16-bit values, half creg's registers), every value
+// exponentiated twice: once for the stats, once for y = 2^(x log2 e - C) / S with the row's C and S. Fewer
+// registers allow more blocks per SM (more loads in flight); the price is a second MUFU pass.
+// Hides the packs' values from the optimizer, so that each pass unpacks them again instead of keeping an earlier
+// pass's floats alive (which, at 64 registers, spilled).
+template <int NV>
+__device__ __forceinline__ void launder(uint4 (&v)[NV]) {
+#pragma unroll
+  for (int j = 0; j < NV; ++j) asm volatile("" : "+r"(v[j].x), "+r"(v[j].y), "+r"(v[j].z), "+r"(v[j].w));
+}
+
+template <class T, int CL, int THREADS, int EPT>
+__device__ __forceinline__ void crep_body(const T *__restrict__ x, T *__restrict__ y, long long cols, int *err) {
+  constexpr int P = Io<T>::P, NV = EPT / P, W = THREADS / 32, CHUNK = THREADS * EPT;
+  static_assert(EPT % P == 0 && P % 2 == 0, "whole packs of pairs");
+  __shared__ float2 slots[CL * W];
+  __shared__ __align__(8) unsigned long long xbar;
+  if (cols != static_cast<long long>(CL) * CHUNK) {
+    if (threadIdx.x == 0) atomicExch(err, 2);
+    return;
+  }
+  if (threadIdx.x == 0) {
+    mbar_init(smem_addr(&xbar), 1);
+    fence_mbar_init();
+  }
+  cluster_arrive_relaxed();
+  const unsigned rank = cluster_rank();
+  const long long row = cluster_id_x();
+  const T *in = x + row * cols + static_cast<long long>(rank) * CHUNK;
+  uint4 v[NV];
+#pragma unroll
+  for (int j = 0; j < NV; ++j) v[j] = ld_stream(in + (j * THREADS + threadIdx.x) * P);
+  float m0 = kNegInf, m1 = kNegInf;
+#pragma unroll
+  for (int j = 0; j < NV; ++j) {
+    float f[P];
+    Io<T>::unpack(v[j], f);
+#pragma unroll
+    for (int k = 0; k < P; k += 2) {
+      m0 = fmaxf(m0, f[k]);
+      m1 = fmaxf(m1, f[k + 1]);
+    }
+  }
+  const float m = fmaxf(m0, m1), c = m == kNegInf ? 0.f : m * kLog2e;
+  launder(v);
+  float s0 = 0.f, s1 = 0.f;
+#pragma unroll
+  for (int j = 0; j < NV; ++j) {
+    float f[P];
+    Io<T>::unpack(v[j], f);
+#pragma unroll
+    for (int k = 0; k < P; k += 2) {
+      s0 += ex2(fmaf(f[k], kLog2e, -c));
+      s1 += ex2(fmaf(f[k + 1], kLog2e, -c));
+    }
+  }
+  const Stat warp_stat = warp_allreduce({m, s0 + s1});
+  cluster_wait();
+  const Stat total = cluster_exchange<CL, W>(warp_stat, slots, smem_addr(&xbar), 0, rank, err);
+  const float row_shift = total.m * kLog2e, inverse = 1.f / total.s;
+  T *out = y + row * cols + static_cast<long long>(rank) * CHUNK;
+  launder(v);
+#pragma unroll
+  for (int j = 0; j < NV; ++j) {
+    float f[P];
+    Io<T>::unpack(v[j], f);
+#pragma unroll
+    for (int k = 0; k < P; ++k) f[k] = ex2(fmaf(f[k], kLog2e, -row_shift)) * inverse;
+    st_stream(out + (j * THREADS + threadIdx.x) * P, Io<T>::pack(f));
+  }
+}
+
 // ---- cpa: creg with QuACK's loads: the part goes global -> shared memory by cp.async (16 bytes a
 // copy, no registers held while in flight), then each thread reads back its own packs ----
 
@@ -944,17 +1016,25 @@ LIBN_KERNEL(libn8_t256_b3, 8, 256, 64, 3)
 LIBN_KERNEL(libn16_t256_b3, 16, 256, 64, 3)
 
 // Session 13: creo (each pack, or group of G packs, exponentiated as it lands, against a running max) at
-// creg's shapes.
+// creg's shapes; crep (the part held packed, exponentiated twice) at 3 and 4 blocks per SM.
 #define CREO_KERNEL(name, sfx, T, CL, THREADS, EPT, MINB, G)                                                     \
   extern "C" __global__ void __cluster_dims__(CL, 1, 1) __launch_bounds__(THREADS, MINB)                        \
       name##_##sfx(const T *x, T *y, long long cols, int *err) {                                                \
     lab::creo_body<T, CL, THREADS, EPT, G>(x, y, cols, err);                                                     \
+  }
+#define CREP_KERNEL(name, sfx, T, CL, THREADS, EPT, MINB)                                                        \
+  extern "C" __global__ void __cluster_dims__(CL, 1, 1) __launch_bounds__(THREADS, MINB)                        \
+      name##_##sfx(const T *x, T *y, long long cols, int *err) {                                                \
+    lab::crep_body<T, CL, THREADS, EPT>(x, y, cols, err);                                                        \
   }
 #define SESSION13_KERNELS(sfx, T)                                                                                \
   CREO_KERNEL(creo8_t256_b3, sfx, T, 8, 256, 64, 3, 1)                                                           \
   CREO_KERNEL(creo8g2_t256_b3, sfx, T, 8, 256, 64, 3, 2)                                                         \
   CREO_KERNEL(creo8g4_t256_b3, sfx, T, 8, 256, 64, 3, 4)                                                         \
   CREO_KERNEL(creo16_t256_b3, sfx, T, 16, 256, 64, 3, 1)                                                         \
-  CREO_KERNEL(creo16g2_t256_b3, sfx, T, 16, 256, 64, 3, 2)
+  CREO_KERNEL(creo16g2_t256_b3, sfx, T, 16, 256, 64, 3, 2)                                                       \
+  CREP_KERNEL(crep8_t256_b3, sfx, T, 8, 256, 64, 3)                                                              \
+  CREP_KERNEL(crep8_t256_b4, sfx, T, 8, 256, 64, 4)                                                              \
+  CREP_KERNEL(crep16_t256_b4, sfx, T, 16, 256, 64, 4)
 SESSION13_KERNELS(f16, __half)
 SESSION13_KERNELS(bf16, __nv_bfloat16)

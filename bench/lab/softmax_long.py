@@ -311,18 +311,22 @@ if "--session12" in sys.argv:  # bench/results/lab/lab-softmax_long-session12.*:
     DTYPES = ["float16", "bfloat16"]
     ROWS = [("softmax", "128x131072", 128, 131072, False, SESSION12_128 * 2),
             ("softmax", "16x262144", 16, 262144, False, SESSION12_16 * 2)]
-SESSION13_128 = [  # creo: each pack (or group of 2 or 4) exponentiated as it lands, against creg and the library's kernel
+SESSION13_128 = [  # creo: each pack (or group of 2 or 4) exponentiated as it lands; crep: the part held packed,
+    # exponentiated twice; against creg and the library's kernel
     ("libw8_t256_b3", libc(8, 256, 64, "libw8_t256_b3", 3)),
     ("creg8_t256_b3", creg(8, 256, 64, "creg8_t256_b3", 3)),
     ("creo8_t256_b3", creg(8, 256, 64, "creo8_t256_b3", 3)),
     ("creo8g2_t256_b3", creg(8, 256, 64, "creo8g2_t256_b3", 3)),
     ("creo8g4_t256_b3", creg(8, 256, 64, "creo8g4_t256_b3", 3)),
+    ("crep8_t256_b3", creg(8, 256, 64, "crep8_t256_b3", 3)),
+    ("crep8_t256_b4", creg(8, 256, 64, "crep8_t256_b4", 4)),
 ]
 SESSION13_16 = [
     ("libw16_t256_b3", libc(16, 256, 64, "libw16_t256_b3", 3)),
     ("creg16_t256_b3", creg(16, 256, 64, "creg16_t256_b3", 3)),
     ("creo16_t256_b3", creg(16, 256, 64, "creo16_t256_b3", 3)),
     ("creo16g2_t256_b3", creg(16, 256, 64, "creo16g2_t256_b3", 3)),
+    ("crep16_t256_b4", creg(16, 256, 64, "crep16_t256_b4", 4)),
 ]
 if "--session13" in sys.argv:  # bench/results/lab/lab-softmax_long-session13.*: each row's candidates twice, in turn
     NAME_SUFFIX = "-session13"
