@@ -30,6 +30,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 
 namespace lab {
 
@@ -440,6 +441,23 @@ __device__ __forceinline__ void creo_body(const T *__restrict__ x, T *__restrict
 // ---- crep (session 13): the part held as loaded (packed 16-bit values, half creg's registers), every value
 // exponentiated twice: once for the stats, once for y = 2^(x log2 e - C) / S with the row's C and S. Fewer
 // registers allow more blocks per SM (more loads in flight); the price is a second MUFU pass.
+// crep's unpack: f16 through volatile cvt (in program order, so that ptxas neither hoists a later pass's
+// conversions nor keeps an earlier pass's floats; with __half22float2 the 4-block f16 kernel spilled 336 bytes).
+template <class T>
+__device__ __forceinline__ void unpack_in_order(const uint4 v, float *f) {
+  if constexpr (std::is_same_v<T, __half>) {
+    const uint32_t w[4] = {v.x, v.y, v.z, v.w};
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+      unsigned short lo = static_cast<unsigned short>(w[k] & 0xffffu), hi = static_cast<unsigned short>(w[k] >> 16);
+      asm volatile("cvt.f32.f16 %0, %1;" : "=f"(f[2 * k]) : "h"(lo));
+      asm volatile("cvt.f32.f16 %0, %1;" : "=f"(f[2 * k + 1]) : "h"(hi));
+    }
+  } else {
+    Io<T>::unpack(v, f);
+  }
+}
+
 // Hides the packs' values from the optimizer, so that each pass unpacks them again instead of keeping an earlier
 // pass's floats alive (which, at 64 registers, spilled).
 template <int NV>
@@ -473,7 +491,7 @@ __device__ __forceinline__ void crep_body(const T *__restrict__ x, T *__restrict
 #pragma unroll
   for (int j = 0; j < NV; ++j) {
     float f[P];
-    Io<T>::unpack(v[j], f);
+    unpack_in_order<T>(v[j], f);
 #pragma unroll
     for (int k = 0; k < P; k += 2) {
       m0 = fmaxf(m0, f[k]);
@@ -486,7 +504,7 @@ __device__ __forceinline__ void crep_body(const T *__restrict__ x, T *__restrict
 #pragma unroll
   for (int j = 0; j < NV; ++j) {
     float f[P];
-    Io<T>::unpack(v[j], f);
+    unpack_in_order<T>(v[j], f);
 #pragma unroll
     for (int k = 0; k < P; k += 2) {
       s0 += ex2(fmaf(f[k], kLog2e, -c));
@@ -502,7 +520,7 @@ __device__ __forceinline__ void crep_body(const T *__restrict__ x, T *__restrict
 #pragma unroll
   for (int j = 0; j < NV; ++j) {
     float f[P];
-    Io<T>::unpack(v[j], f);
+    unpack_in_order<T>(v[j], f);
 #pragma unroll
     for (int k = 0; k < P; ++k) f[k] = ex2(fmaf(f[k], kLog2e, -row_shift)) * inverse;
     st_stream(out + (j * THREADS + threadIdx.x) * P, Io<T>::pack(f));
