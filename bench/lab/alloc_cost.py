@@ -55,7 +55,7 @@ def main():
         for _ in range(10):
             fn()
         fresh = wall_us(fn, flush)
-        timer._trace(fn, 40)  # the profiled loop run_ops's DeviceTimer runs before its wall loop
+        timer._trace(fn, 40, split=False)  # the profiled loop run_ops's DeviceTimer runs before its wall loop
         after = wall_us(fn, flush)
         again = wall_us(fn, flush)
         rows.append({"impl": name, "fresh_us": fresh, "after_profiler_us": after, "later_us": again})

@@ -487,18 +487,35 @@ __device__ __forceinline__ void crep_body(const T *__restrict__ x, T *__restrict
   uint4 v[NV];
 #pragma unroll
   for (int j = 0; j < NV; ++j) v[j] = ld_stream(in + (j * THREADS + threadIdx.x) * P);
-  float m0 = kNegInf, m1 = kNegInf;
+  float m;
+  if constexpr (std::is_same_v<T, __half>) {  // the max of packed halves, no conversions
+    __half2 mh = __half2(__ushort_as_half(0xfc00u), __ushort_as_half(0xfc00u));
 #pragma unroll
-  for (int j = 0; j < NV; ++j) {
-    float f[P];
-    unpack_in_order<T>(v[j], f);
+    for (int j = 0; j < NV; ++j) {
+      const uint32_t w[4] = {v[j].x, v[j].y, v[j].z, v[j].w};
 #pragma unroll
-    for (int k = 0; k < P; k += 2) {
-      m0 = fmaxf(m0, f[k]);
-      m1 = fmaxf(m1, f[k + 1]);
+      for (int k = 0; k < 4; ++k) {
+        __half2 h;
+        memcpy(&h, &w[k], 4);
+        mh = __hmax2(mh, h);
+      }
     }
+    m = fmaxf(__low2float(mh), __high2float(mh));
+  } else {
+    float m0 = kNegInf, m1 = kNegInf;
+#pragma unroll
+    for (int j = 0; j < NV; ++j) {
+      float f[P];
+      unpack_in_order<T>(v[j], f);
+#pragma unroll
+      for (int k = 0; k < P; k += 2) {
+        m0 = fmaxf(m0, f[k]);
+        m1 = fmaxf(m1, f[k + 1]);
+      }
+    }
+    m = fmaxf(m0, m1);
   }
-  const float m = fmaxf(m0, m1), c = m == kNegInf ? 0.f : m * kLog2e;
+  const float c = m == kNegInf ? 0.f : m * kLog2e;
   launder(v);
   float s0 = 0.f, s1 = 0.f;
 #pragma unroll
@@ -1056,3 +1073,15 @@ LIBN_KERNEL(libn16_t256_b3, 16, 256, 64, 3)
   CREP_KERNEL(crep16_t256_b4, sfx, T, 16, 256, 64, 4)
 SESSION13_KERNELS(f16, __half)
 SESSION13_KERNELS(bf16, __nv_bfloat16)
+
+// Session 13: the library's cluster kernel with its parts held packed (cluster_rows.cuh, PackedPart), 4 blocks per SM.
+#define LIBP_KERNEL(name, sfx, T, CL, THREADS, VALUES, MINB)                                                     \
+  extern "C" __global__ void __cluster_dims__(CL, 1, 1) __launch_bounds__(THREADS, MINB)                        \
+      name##_##sfx(const T *x, T *y, long long cols, long long chunk) {                                          \
+    constexpr int P = 16 / sizeof(T);                                                                            \
+    oprt::gpu::softmax_detail::softmax_part_in_cluster<T, P, CL, THREADS, VALUES / P, false, true,               \
+                                                       oprt::gpu::softmax_detail::kBase2Stats<T, false>, true>(  \
+        x, y, cols, chunk);                                                                                      \
+  }
+LIBP_KERNEL(libp8_t256_b4, f16, __half, 8, 256, 64, 4)
+LIBP_KERNEL(libp8_t256_b4, bf16, __nv_bfloat16, 8, 256, 64, 4)

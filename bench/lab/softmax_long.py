@@ -333,6 +333,13 @@ if "--session13" in sys.argv:  # bench/results/lab/lab-softmax_long-session13.*:
     DTYPES = ["float16", "bfloat16"]
     ROWS = [("softmax", "128x131072", 128, 131072, False, SESSION13_128 * 2),
             ("softmax", "16x262144", 16, 262144, False, SESSION13_16 * 2)]
+if "--session13b" in sys.argv:  # crep at 4 blocks per SM with f16's max taken on packed halves (no spills), and
+    # the library's port of it (libp: PackedPart)
+    NAME_SUFFIX = "-session13b"
+    DTYPES = ["float16", "bfloat16"]
+    ROWS = [("softmax", "128x131072", 128, 131072, False,
+             ([c for c in SESSION13_128 if c[0] in ("libw8_t256_b3", "creg8_t256_b3", "crep8_t256_b4")]
+              + [("libp8_t256_b4", libc(8, 256, 64, "libp8_t256_b4", 4))]) * 3)]
 if "--session6" in sys.argv:  # the sixth session's candidates only (bench/results/lab/lab-softmax_long-session6.*)
     NAME_SUFFIX = "-session6"
     ROWS = [

@@ -13,6 +13,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
 
 #include "grid_rows.cuh"
 #include "ops/common/cuda_dialect/cluster_mailbox.cuh"
@@ -24,15 +26,119 @@
 namespace oprt::gpu::softmax_detail {
 
 #if !defined(__MACACC__)
+// The max of a part held as packs of a half type, taken on the packed pairs (HMNMX2: maxNum, as
+// MaxSkippingNaN, so a NaN is skipped here and makes the sum NaN), then widened: widened in a first pass, the
+// values stayed alive into the exponentials' pass and spilled at 64 registers (lab crep, notes: "Session 13").
+template <class T, int P, int kPacks>
+__device__ __forceinline__ float packed_max(const Pack<T, P> (&packs)[kPacks]) {
+  using Pair = std::conditional_t<std::is_same_v<T, half>, __half2, __nv_bfloat162>;
+  constexpr uint32_t kNegativeInfinities = std::is_same_v<T, half> ? 0xfc00fc00u : 0xff80ff80u;
+  Pair max;
+  memcpy(&max, &kNegativeInfinities, sizeof(max));
+#pragma unroll
+  for (int j = 0; j < kPacks; ++j) {
+    Pair pairs[P / 2];
+    memcpy(pairs, &packs[j], sizeof(pairs));
+#pragma unroll
+    for (int w = 0; w < P / 2; ++w) max = __hmax2(max, pairs[w]);
+  }
+  return MaxSkippingNaN{}(__low2float(max), __high2float(max));
+}
+
+// Keeps the compiler from reusing one pass's widened values in the next (each pass widens the packs again):
+// kept alive across the cluster exchange, they spilled at 64 registers.
+template <class T, int P, int kPacks>
+__device__ __forceinline__ void widen_again(Pack<T, P> (&packs)[kPacks]) {
+#pragma unroll
+  for (int j = 0; j < kPacks; ++j) {
+    uint32_t words[4];
+    memcpy(words, &packs[j], sizeof(words));
+    asm volatile("" : "+r"(words[0]), "+r"(words[1]), "+r"(words[2]), "+r"(words[3]));
+    memcpy(&packs[j], words, sizeof(words));
+  }
+}
+
+// RegisterPart's alternative for softmax of whole parts of a half type: the part held as loaded (packs of
+// 16-bit values, half RegisterPart's registers, so 4 blocks of 256 fit an SM where RegisterPart allows 3),
+// each value exponentiated twice: against the thread's max for the stats, then against the row's for y =
+// exp(x - row max) / row sum. The second exponential costs less than the occupancy gains where a row's
+// blocks make more than a wave (128 x 131072 bf16; kernel.cuh takes it for bf16 only: f16's build here ran
+// slower than RegisterPart, the lab's crep f16 faster: notes, "Session 13"). kBase2: as RegisterPart's.
+template <int kBlockThreads, int kPacks, class T, int P, bool kBase2>
+struct PackedPart {
+  static_assert(sizeof(T) == 2 && sizeof(Pack<T, P>) == 16, "16-byte packs of a half type");
+  using C = float;
+  using Combine = CombineStats<C, kBase2>;
+  Pack<T, P> packs[kPacks];
+  RowStats<C> stats;  // of this thread's values
+
+  static __device__ __forceinline__ int index(int j) { return j * kBlockThreads + static_cast<int>(threadIdx.x); }
+
+  // exp(value - shift) as exponential_of(value, offset_of(shift)): in base 2 where kBase2 (row_math.cuh,
+  // base2_shift), with the shift's product rounded once per pass.
+  static __device__ __forceinline__ C offset_of(C shift) {
+    if constexpr (kBase2) {
+      return base2_shift(shift);
+    } else {
+      return shift;
+    }
+  }
+  static __device__ __forceinline__ C exponential_of(C value, C offset) {
+    if constexpr (kBase2) {
+      return fast_exp2(fmaf(value, kLog2e, -offset));
+    } else {
+      return exponential(value - offset);
+    }
+  }
+
+  // As RegisterPart::load for whole parts of softmax (the only kind this part takes).
+  template <bool kWhole>
+  __device__ __forceinline__ void load(const Pack<T, P> *in, const Pack<T, P> *, int, bool) {
+    static_assert(kWhole, "whole parts only");
+#pragma unroll
+    for (int j = 0; j < kPacks; ++j) packs[j] = load_pack_once(in + index(j));
+    const C max = packed_max(packs);
+    const C offset = offset_of(max == negative_infinity<C>() ? C(0) : max);  // all -inf: exponentials of 0, not NaN
+    widen_again(packs);
+    C sums[2] = {C(0), C(0)};  // two chains
+#pragma unroll
+    for (int j = 0; j < kPacks; ++j) {
+      C values[P];
+      unpack(packs[j], values);
+#pragma unroll
+      for (int k = 0; k < P; ++k) sums[k % 2] += exponential_of(values[k], offset);
+    }
+    const C total = sums[0] + sums[1];
+    stats = {total != total ? total : max, total};  // a NaN sum makes the max NaN, as exponentiate's
+  }
+
+  // y = exp(x - row max) / row sum: NaN for an all -inf row (-inf - -inf) and for a row whose max is NaN.
+  template <bool kWhole>
+  __device__ __forceinline__ void store(Pack<T, P> *out, int, const RowStats<C> &row, bool) {
+    static_assert(kWhole, "whole parts only");
+    const C offset = offset_of(row.max), inverse = C(1) / row.sum;
+    widen_again(packs);
+#pragma unroll
+    for (int j = 0; j < kPacks; ++j) {
+      C values[P];
+      unpack(packs[j], values);
+#pragma unroll
+      for (int k = 0; k < P; ++k) values[k] = exponential_of(values[k], offset) * inverse;
+      store_pack_once(out + index(j), pack<T>(values));
+    }
+  }
+};
+
 // Block `rank` of cluster `row` (kBlocks blocks) holds x[row, rank * chunk : (rank + 1) * chunk] in
 // registers (kPacks packs of P per thread). Each warp's stats go to slot rank * warps + warp of every block's
 // mailbox; every warp of every block then folds all the slots in the same order (so all get the same
 // bits) and writes its part of y. A device function, so that bench/lab can time this very code.
 // kLog: log_softmax (a template parameter, as in grid_rows.cuh). kWhole: every part is whole (cols ==
 // kBlocks * chunk, chunk == kBlockThreads * kPacks * P), so no load or store is masked. kBase2: stats in
-// base 2 (row_math.cuh; the lab times both forms).
+// base 2 (row_math.cuh; the lab times both forms). kPacked: the part is a PackedPart (softmax of whole parts of
+// half types), else a RegisterPart.
 template <class T, int P, int kBlocks, int kBlockThreads, int kPacks, bool kLog, bool kWhole = false,
-          bool kBase2 = kBase2Stats<T, kLog>>
+          bool kBase2 = kBase2Stats<T, kLog>, bool kPacked = false>
 __device__ __forceinline__ void softmax_part_in_cluster(const T *x, T *y, int64_t cols, int64_t chunk) {
   static_assert(kBlocks <= kWarpSize, "lane l of each warp sends to block l");
   using C = ComputeType<T>;
@@ -43,7 +149,8 @@ __device__ __forceinline__ void softmax_part_in_cluster(const T *x, T *y, int64_
   const unsigned rank = cluster_block_rank();
   const int64_t row = cluster_index(), begin = rank * chunk;
   const int packs = static_cast<int>(std::max<int64_t>(0, std::min(chunk, cols - begin)) / P);
-  using Part = RegisterPart<kBlockThreads, kPacks, T, P, kBase2>;
+  using Part = std::conditional_t<kPacked, PackedPart<kBlockThreads, kPacks, T, P, kBase2>,
+                                  RegisterPart<kBlockThreads, kPacks, T, P, kBase2>>;
   Part part;
   part.template load<kWhole>(reinterpret_cast<const Vec *>(x + row * cols + begin),
                              reinterpret_cast<const Vec *>(x + row * cols), packs, kLog);
@@ -69,21 +176,23 @@ template <class T, int P>
 constexpr int kClusterPartPacks = static_cast<int>(kPartLength<T, kClusterThreads> / kClusterBlockThreads<T> / P);
 
 // Resident blocks per SM the kernel's registers allow: 3 of 256 threads for half types (QuACK's
-// occupancy; notes: "Few long rows"), 2 of 512 for the others.
-template <class T>
-constexpr int kClusterBlocksPerSM = sizeof(T) == 2 ? kClusterHalfMinBlocks : kClusterMinBlocks;
+// occupancy; notes: "Few long rows"), 4 where their parts are held packed (PackedPart), 2 of 512 for the others.
+template <class T, bool kPacked>
+constexpr int kClusterBlocksPerSM =
+    sizeof(T) == 2 ? (kPacked ? kClusterPackedMinBlocks : kClusterHalfMinBlocks) : kClusterMinBlocks;
 
 // kBlocks: kClusterBlocks, or kLargeClusterBlocks (half types, where large_clusters_run says the device
 // runs it). kWhole: every part is whole (kernel.cuh launches it, for softmax, where cols == kBlocks * the part
-// length).
-template <class T, int P, int kBlocks, bool kLog = false, bool kWhole = false>
-__global__ void OPRT_CLUSTER_DIMS(kBlocks) __launch_bounds__(kClusterBlockThreads<T>, kClusterBlocksPerSM<T>)
+// length). kPacked: PackedPart (softmax of whole parts of half types; kernel.cuh launches it where the
+// clusters make more than a wave).
+template <class T, int P, int kBlocks, bool kLog = false, bool kWhole = false, bool kPacked = false>
+__global__ void OPRT_CLUSTER_DIMS(kBlocks) __launch_bounds__(kClusterBlockThreads<T>, kClusterBlocksPerSM<T, kPacked>)
     softmax_rows_in_cluster(const T *x, T *y, int64_t cols, int64_t chunk) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
   __trap();  // no clusters before sm_90; the dispatcher does not launch this kernel there
 #else
-  softmax_part_in_cluster<T, P, kBlocks, kClusterBlockThreads<T>, kClusterPartPacks<T, P>, kLog, kWhole>(x, y, cols,
-                                                                                                        chunk);
+  softmax_part_in_cluster<T, P, kBlocks, kClusterBlockThreads<T>, kClusterPartPacks<T, P>, kLog, kWhole,
+                          kBase2Stats<T, kLog>, kPacked>(x, y, cols, chunk);
 #endif
 }
 #endif

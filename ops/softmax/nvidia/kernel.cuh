@@ -116,7 +116,7 @@ oprt_status_t launch_rows_across_grid(const T *x, T *y, int64_t rows, int64_t co
                                       bool log, oprt_stream_t stream);
 template <class T, int P, int kBlocks>
 oprt_status_t launch_rows_in_cluster(const T *x, T *y, int64_t rows, int64_t cols, int64_t chunk, bool log,
-                                     oprt_stream_t stream);
+                                     int64_t sm_count, oprt_stream_t stream);
 
 // Whether the current device takes cooperative launches (all blocks resident, grid-wide syncs).
 inline Error query_cooperative_launch(int device, bool *supported) {
@@ -268,7 +268,8 @@ oprt_status_t softmax_rows(const T *x, T *y, int64_t rows, int64_t cols, void *s
       bool available = false;
       OPRT_RETURN_IF_ERROR((cluster_tier_available<T, P, kLargeClusterBlocks>(&available)));
       if (available) {
-        return launch_rows_in_cluster<T, P, kLargeClusterBlocks>(x, y, rows, cols, large_chunk, log, stream);
+        return launch_rows_in_cluster<T, P, kLargeClusterBlocks>(x, y, rows, cols, large_chunk, log, limits.sm_count,
+                                                                 stream);
       }
     }
   }
@@ -284,7 +285,9 @@ oprt_status_t softmax_rows(const T *x, T *y, int64_t rows, int64_t cols, void *s
   if (rows * kClusterBlocks >= limits.sm_count && chunk <= kPartLength<T, kClusterThreads>) {
     bool available = false;
     OPRT_RETURN_IF_ERROR((cluster_tier_available<T, P, kClusterBlocks>(&available)));
-    if (available) return launch_rows_in_cluster<T, P, kClusterBlocks>(x, y, rows, cols, chunk, log, stream);
+    if (available) {
+      return launch_rows_in_cluster<T, P, kClusterBlocks>(x, y, rows, cols, chunk, log, limits.sm_count, stream);
+    }
   }
 #endif
   // split_rows.cuh: everything else.
@@ -499,16 +502,22 @@ oprt_status_t launch_rows_across_grid(const T *x, T *y, int64_t rows, int64_t co
 }
 
 // A cluster of kBlocks blocks per row (the kernel's compiled-in cluster size), each holding `chunk`
-// elements of it; softmax takes the unmasked kernel where every part is whole (128 x 131072, 16 x 262144).
-// log_softmax keeps the masked one: its unmasked bf16 kernel spills at 80 registers and ran slower (128 x 131072:
-// 24.9 us against 21.2; bench/notes/softmax-tuning.md, "Session 9").
+// elements of it; softmax takes the unmasked kernel where every part is whole (128 x 131072, 16 x 262144),
+// with bf16 parts held packed (PackedPart, 4 blocks per SM) where the 8-block clusters make more than a wave
+// of the 3-per-SM kernel (128 x 131072: 20.6-20.8 us against 21.0-21.2; 16 x 262144 is one wave, where
+// occupancy buys nothing and the second exponential costs; f16's PackedPart ran 21.6-21.7 against 20.6-20.7:
+// notes, "Session 13"). log_softmax keeps the masked one: its unmasked bf16 kernel spills at 80 registers
+// and ran slower (128 x 131072: 24.9 us against 21.2; notes, "Session 9").
 template <class T, int P, int kBlocks>
 oprt_status_t launch_rows_in_cluster(const T *x, T *y, int64_t rows, int64_t cols, int64_t chunk, bool log,
-                                     oprt_stream_t stream) {
+                                     int64_t sm_count, oprt_stream_t stream) {
   const bool whole = !log && chunk == kPartLength<T, kClusterThreads> && cols == kBlocks * chunk;
-  const auto kernel = whole ? softmax_rows_in_cluster<T, P, kBlocks, false, true>
-                            : (log ? softmax_rows_in_cluster<T, P, kBlocks, true, false>
-                                   : softmax_rows_in_cluster<T, P, kBlocks, false, false>);
+  constexpr bool kPackable = std::is_same_v<T, bfloat16> && P * sizeof(T) == 16 && kBlocks == kClusterBlocks;
+  const bool packed = kPackable && whole && rows * kBlocks > sm_count * kClusterBlocksPerSM<T, false>;
+  const auto kernel = packed  ? softmax_rows_in_cluster<T, P, kBlocks, false, true, kPackable>
+                      : whole ? softmax_rows_in_cluster<T, P, kBlocks, false, true>
+                              : (log ? softmax_rows_in_cluster<T, P, kBlocks, true, false>
+                                     : softmax_rows_in_cluster<T, P, kBlocks, false, false>);
   const unsigned blocks = static_cast<unsigned>(rows * kBlocks);
   kernel<<<blocks, kClusterBlockThreads<T>, 0, to_stream(stream)>>>(x, y, cols, chunk);
   return check_launch("softmax_rows_in_cluster", blocks, kClusterBlockThreads<T>, 0);

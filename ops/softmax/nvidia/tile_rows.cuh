@@ -32,7 +32,7 @@ __device__ __forceinline__ void softmax_rows_of_tile(const T *x, T *y, int64_t r
   const int64_t offset = valid ? row * cols : 0;
   const auto reduce_over_group = [](auto value, auto op) { return warp_reduce(value, op, kLanes); };
   softmax_row_in_registers<kPacks>(reinterpret_cast<const Vec *>(x + offset), reinterpret_cast<Vec *>(y + offset),
-                                   static_cast<int>(cols / P), threadIdx.x % kLanes, kLanes, valid, kLog,
+                                   cols / P, threadIdx.x % kLanes, kLanes, valid, kLog,
                                    reduce_over_group);
 }
 

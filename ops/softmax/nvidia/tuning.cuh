@@ -17,6 +17,7 @@ constexpr int kClusterThreads = 512;                 // cluster tier's blocks fo
 constexpr int kClusterHalfThreads = 256;             // and for half types: 64 values a thread (notes: "Few long rows")
 constexpr int kClusterMinBlocks = 2;                 // cluster tier: blocks per SM it is compiled for (f32, f64: 64 registers)
 constexpr int kClusterHalfMinBlocks = 3;             // and for half types (80 registers; notes: "Few long rows", session 8)
+constexpr int kClusterPackedMinBlocks = 4;           // and for half types held packed (64 registers; notes: "Session 13")
 constexpr int kGridThreads = 256;                    // grid tier's blocks: parts of 8192 (notes: "Few long rows")
 constexpr int kGridMinBlocks = 4;                    // grid tier: blocks per SM it is compiled for (64 registers)
 constexpr int kPartValues = 32;                      // grid and cluster tiers: f32 values per thread (f64: half)
