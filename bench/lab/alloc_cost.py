@@ -12,26 +12,13 @@ measured fresh and right after a profiled loop of the same calls (as run_ops's D
 """
 
 import sys
-import time
 
-import numpy as np
 import torch
 
 import lab
+from call_overhead import per_call_us
 
 CALLS = 100
-
-
-def wall_us(fn, flush):
-    times = []
-    for _ in range(CALLS):
-        flush()
-        torch.cuda.synchronize()
-        t0 = time.perf_counter()
-        fn()
-        torch.cuda.synchronize()
-        times.append((time.perf_counter() - t0) * 1e6)
-    return float(np.percentile(times, 50))
 
 
 def main():
@@ -54,10 +41,10 @@ def main():
     for name, fn in fns.items():
         for _ in range(10):
             fn()
-        fresh = wall_us(fn, flush)
+        fresh = per_call_us(fn, CALLS, before=flush)
         timer._trace(fn, 40, split=False)  # the profiled loop run_ops's DeviceTimer runs before its wall loop
-        after = wall_us(fn, flush)
-        again = wall_us(fn, flush)
+        after = per_call_us(fn, CALLS, before=flush)
+        again = per_call_us(fn, CALLS, before=flush)
         rows.append({"impl": name, "fresh_us": fresh, "after_profiler_us": after, "later_us": again})
         print("%-36s wall p50: fresh %6.1f us, right after a profiled loop %6.1f, then %6.1f" % (name, fresh, after,
                                                                                                  again), flush=True)
