@@ -334,27 +334,42 @@ __device__ __forceinline__ Stat cluster_exchange(Stat warp_stat, float2 *slots, 
 
 // ---- creg: a cluster of CL blocks per row, the part in registers, one exchange ----
 
+// The start creg, creo and crep share: checks the row length (uniform over the grid: no block waits on another;
+// false where it is not CL parts), initializes this block's exchange mbarrier `xbar`, arrives on the cluster
+// barrier (this block runs and its mbarrier is initialized: waited on before the first push), and issues every
+// load of this block's part of its row into v.
+template <class T, int CL, int THREADS, int NV>
+__device__ __forceinline__ bool load_cluster_part(const T *__restrict__ x, long long cols, int *err,
+                                                  unsigned long long *xbar, uint4 (&v)[NV], unsigned *rank,
+                                                  long long *row) {
+  constexpr int P = Io<T>::P, CHUNK = THREADS * NV * P;
+  if (cols != static_cast<long long>(CL) * CHUNK) {
+    if (threadIdx.x == 0) atomicExch(err, 2);
+    return false;
+  }
+  if (threadIdx.x == 0) {
+    mbar_init(smem_addr(xbar), 1);
+    fence_mbar_init();
+  }
+  cluster_arrive_relaxed();
+  *rank = cluster_rank();
+  *row = cluster_id_x();
+  const T *in = x + *row * cols + static_cast<long long>(*rank) * CHUNK;
+#pragma unroll
+  for (int j = 0; j < NV; ++j) v[j] = ld_stream(in + (j * THREADS + threadIdx.x) * P);
+  return true;
+}
+
 template <class T, int CL, int THREADS, int EPT, bool LOG>
 __device__ __forceinline__ void creg_body(const T *__restrict__ x, T *__restrict__ y, long long cols, int *err) {
   constexpr int P = Io<T>::P, NV = EPT / P, W = THREADS / 32, CHUNK = THREADS * EPT;
   static_assert(EPT % P == 0 && EPT % 2 == 0, "whole packs");
   __shared__ float2 slots[CL * W];
   __shared__ __align__(8) unsigned long long xbar;
-  if (cols != static_cast<long long>(CL) * CHUNK) {  // uniform over the grid: no block waits on another
-    if (threadIdx.x == 0) atomicExch(err, 2);
-    return;
-  }
-  if (threadIdx.x == 0) {
-    mbar_init(smem_addr(&xbar), 1);
-    fence_mbar_init();
-  }
-  cluster_arrive_relaxed();  // this block runs and its mbarrier is initialized (waited on before the first push)
-  const unsigned rank = cluster_rank();
-  const long long row = cluster_id_x();
-  const T *in = x + row * cols + static_cast<long long>(rank) * CHUNK;
+  unsigned rank;
+  long long row;
   uint4 v[NV];
-#pragma unroll
-  for (int j = 0; j < NV; ++j) v[j] = ld_stream(in + (j * THREADS + threadIdx.x) * P);
+  if (!load_cluster_part<T, CL, THREADS>(x, cols, err, &xbar, v, &rank, &row)) return;
   float f[EPT];
 #pragma unroll
   for (int j = 0; j < NV; ++j) Io<T>::unpack(v[j], f + j * P);
@@ -405,21 +420,10 @@ __device__ __forceinline__ void creo_body(const T *__restrict__ x, T *__restrict
   static_assert(EPT % P == 0 && P % 2 == 0, "whole packs of pairs");
   __shared__ float2 slots[CL * W];
   __shared__ __align__(8) unsigned long long xbar;
-  if (cols != static_cast<long long>(CL) * CHUNK) {
-    if (threadIdx.x == 0) atomicExch(err, 2);
-    return;
-  }
-  if (threadIdx.x == 0) {
-    mbar_init(smem_addr(&xbar), 1);
-    fence_mbar_init();
-  }
-  cluster_arrive_relaxed();
-  const unsigned rank = cluster_rank();
-  const long long row = cluster_id_x();
-  const T *in = x + row * cols + static_cast<long long>(rank) * CHUNK;
+  unsigned rank;
+  long long row;
   uint4 v[NV];
-#pragma unroll
-  for (int j = 0; j < NV; ++j) v[j] = ld_stream(in + (j * THREADS + threadIdx.x) * P);
+  if (!load_cluster_part<T, CL, THREADS>(x, cols, err, &xbar, v, &rank, &row)) return;
   float f[EPT], shift[NV / G];
 #pragma unroll
   for (int j = 0; j < NV; ++j) Io<T>::unpack(v[j], f + j * P);
@@ -473,21 +477,10 @@ __device__ __forceinline__ void crep_body(const T *__restrict__ x, T *__restrict
   static_assert(EPT % P == 0 && P % 2 == 0, "whole packs of pairs");
   __shared__ float2 slots[CL * W];
   __shared__ __align__(8) unsigned long long xbar;
-  if (cols != static_cast<long long>(CL) * CHUNK) {
-    if (threadIdx.x == 0) atomicExch(err, 2);
-    return;
-  }
-  if (threadIdx.x == 0) {
-    mbar_init(smem_addr(&xbar), 1);
-    fence_mbar_init();
-  }
-  cluster_arrive_relaxed();
-  const unsigned rank = cluster_rank();
-  const long long row = cluster_id_x();
-  const T *in = x + row * cols + static_cast<long long>(rank) * CHUNK;
+  unsigned rank;
+  long long row;
   uint4 v[NV];
-#pragma unroll
-  for (int j = 0; j < NV; ++j) v[j] = ld_stream(in + (j * THREADS + threadIdx.x) * P);
+  if (!load_cluster_part<T, CL, THREADS>(x, cols, err, &xbar, v, &rank, &row)) return;
   float m;
   if constexpr (std::is_same_v<T, __half>) {  // the max of packed halves, no conversions
     __half2 mh = __half2(__ushort_as_half(0xfc00u), __ushort_as_half(0xfc00u));

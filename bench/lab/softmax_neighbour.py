@@ -17,7 +17,6 @@ the gap between our kernel and the copy peak splits into what the structure cost
 
 import sys
 
-import numpy as np
 import torch
 
 import lab
@@ -89,11 +88,6 @@ def neighbour_timer(neighbour):
     return NeighbourTimer(torch)
 
 
-def quantiles(m):
-    q = np.percentile(m["device_us"], [20, 50, 80])
-    return {"p20": float(q[0]), "p50": float(q[1]), "p80": float(q[2])}
-
-
 def main():
     import cupy
 
@@ -107,8 +101,9 @@ def main():
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     rows_out = []
 
-    def record(part, shape, dtype, variant, m):
-        row = dict(part=part, shape=shape, dtype=dtype, variant=variant, **quantiles(m))
+    def record(part, shape, dtype, variant, stats):
+        row = dict(part=part, shape=shape, dtype=dtype, variant=variant,
+                   **{q: stats[q] for q in ("p20", "p50", "p80")})
         rows_out.append(row)
         print("%-10s %-9s %-44s p50 %7.2f (p20 %7.2f p80 %7.2f)" % (shape, dtype, variant, row["p50"], row["p20"],
                                                                      row["p80"]), flush=True)
@@ -134,7 +129,7 @@ def main():
                     for name, neighbour in neighbours.items():
                         timer = neighbour_timer(neighbour)
                         record("neighbour", label, dtype, "ours " + name,
-                               timer.measure(lambda: oprt.softmax(x, axis=-1, out=y)))
+                               lab.time_us(lambda: oprt.softmax(x, axis=-1, out=y), by=timer))
                 del x, y, compiled
                 torch.cuda.empty_cache()
         x = torch.randn(128, 131072, device="cuda").half()
@@ -158,7 +153,7 @@ def main():
                 raise RuntimeError(name + " did not copy x")
         for _ in range(2):
             for name, fn in copies.items():
-                record("structure", "128x131072", "float16", name, lab.timer().measure(fn))
+                record("structure", "128x131072", "float16", name, lab.time_us(fn))
     lab.save("softmax_neighbour", rows_out)
 
 

@@ -74,23 +74,6 @@ struct PackedPart {
 
   static __device__ __forceinline__ int index(int j) { return j * kBlockThreads + static_cast<int>(threadIdx.x); }
 
-  // exp(value - shift) as exponential_of(value, offset_of(shift)): in base 2 where kBase2 (row_math.cuh,
-  // base2_shift), with the shift's product rounded once per pass.
-  static __device__ __forceinline__ C offset_of(C shift) {
-    if constexpr (kBase2) {
-      return base2_shift(shift);
-    } else {
-      return shift;
-    }
-  }
-  static __device__ __forceinline__ C exponential_of(C value, C offset) {
-    if constexpr (kBase2) {
-      return fast_exp2(fmaf(value, kLog2e, -offset));
-    } else {
-      return exponential(value - offset);
-    }
-  }
-
   // As RegisterPart::load for whole parts of softmax (the only kind this part takes).
   template <bool kWhole>
   __device__ __forceinline__ void load(const Pack<T, P> *in, const Pack<T, P> *, int, bool) {
@@ -98,7 +81,7 @@ struct PackedPart {
 #pragma unroll
     for (int j = 0; j < kPacks; ++j) packs[j] = load_pack_once(in + index(j));
     const C max = packed_max(packs);
-    const C offset = offset_of(max == negative_infinity<C>() ? C(0) : max);  // all -inf: exponentials of 0, not NaN
+    const C offset = shift_offset<kBase2>(max == negative_infinity<C>() ? C(0) : max);  // all -inf: 0, not NaN
     widen_again(packs);
     C sums[2] = {C(0), C(0)};  // two chains
 #pragma unroll
@@ -106,7 +89,7 @@ struct PackedPart {
       C values[P];
       unpack(packs[j], values);
 #pragma unroll
-      for (int k = 0; k < P; ++k) sums[k % 2] += exponential_of(values[k], offset);
+      for (int k = 0; k < P; ++k) sums[k % 2] += exponential_after<kBase2>(values[k], offset);
     }
     const C total = sums[0] + sums[1];
     stats = {total != total ? total : max, total};  // a NaN sum makes the max NaN, as exponentiate's
@@ -116,14 +99,14 @@ struct PackedPart {
   template <bool kWhole>
   __device__ __forceinline__ void store(Pack<T, P> *out, int, const RowStats<C> &row, bool) {
     static_assert(kWhole, "whole parts only");
-    const C offset = offset_of(row.max), inverse = C(1) / row.sum;
+    const C offset = shift_offset<kBase2>(row.max), inverse = C(1) / row.sum;
     widen_again(packs);
 #pragma unroll
     for (int j = 0; j < kPacks; ++j) {
       C values[P];
       unpack(packs[j], values);
 #pragma unroll
-      for (int k = 0; k < P; ++k) values[k] = exponential_of(values[k], offset) * inverse;
+      for (int k = 0; k < P; ++k) values[k] = exponential_after<kBase2>(values[k], offset) * inverse;
       store_pack_once(out + index(j), pack<T>(values));
     }
   }

@@ -4,6 +4,7 @@
 //   CombineStats{}(a, b)       merges two parts' stats (for warp/block/cluster reductions);
 //   Normalizer(max, sum, log)  turns x into y once a row's stats are known;
 //   exponentiate(values, log)  a part's stats, its values (held in registers) exponentiated once;
+//   exponential_after(value, shift_offset(shift))  exp(value - shift), in base 2 for f16's part stats;
 //   PartNormalizer(part, row, log)  turns those into y.
 // "notes" below: bench/notes/softmax-tuning.md.
 #ifndef OPS_SOFTMAX_NVIDIA_ROW_MATH_CUH_
@@ -145,6 +146,26 @@ struct Normalizer {
   }
 };
 
+// exp(value - shift) for a part's values: exponential_after<kBase2>(value, shift_offset<kBase2>(shift)), in
+// base 2 where kBase2 (2^(value log2(e) - base2_shift(shift))), the shift's offset taken once per pass.
+template <bool kBase2, class C>
+__device__ __forceinline__ C shift_offset(C shift) {
+  if constexpr (kBase2) {
+    return base2_shift(shift);
+  } else {
+    return shift;
+  }
+}
+
+template <bool kBase2, class C>
+__device__ __forceinline__ C exponential_after(C value, C offset) {
+  if constexpr (kBase2) {
+    return fast_exp2(fmaf(value, kLog2e, -offset));
+  } else {
+    return exponential(value - offset);
+  }
+}
+
 // ---- A part of a row in registers, each value exponentiated once (grid and cluster tiers) ----
 // A thread exponentiates its values against its own max before the row's is known; the row's stats
 // then rescale them: y = exp(x - thread max) * exp(thread max - row max) / row sum.
@@ -168,17 +189,12 @@ __device__ __forceinline__ RowStats<C> exponentiate(C (&values)[kPacks][P], bool
     for (int k = 0; k < P; ++k) max[(j * P + k) % kChains] = MaxSkippingNaN{}(max[(j * P + k) % kChains], values[j][k]);
   }
   const C row_max = MaxSkippingNaN{}(MaxSkippingNaN{}(max[0], max[1]), MaxSkippingNaN{}(max[2], max[3]));
-  const C shift = row_max == negative_infinity<C>() ? C(0) : row_max;
+  const C offset = shift_offset<kBase2>(row_max == negative_infinity<C>() ? C(0) : row_max);
 #pragma unroll
   for (int j = 0; j < kPacks; ++j) {
 #pragma unroll
     for (int k = 0; k < P; ++k) {
-      C e;
-      if constexpr (kBase2) {
-        e = fast_exp2(fmaf(values[j][k], kLog2e, -base2_shift(shift)));
-      } else {
-        e = exponential(values[j][k] - shift);
-      }
+      const C e = exponential_after<kBase2>(values[j][k], offset);
       if (!keep_values) values[j][k] = e;
       sum[(j * P + k) % kChains] += e;
     }
