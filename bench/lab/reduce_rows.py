@@ -169,7 +169,8 @@ K_UNSPLIT_ROW_MAX, K_MIN_ROW_SPLIT, K_MAX_ROW_SPLITS, K_MAX_PARTIALS = 2048, 204
 def max_row_splits(rows, length):
     if rows == 0 or length <= K_UNSPLIT_ROW_MAX:
         return 1
-    return max(1, min(K_MAX_ROW_SPLITS, length // K_MIN_ROW_SPLIT, K_MAX_PARTIALS // rows))
+    most = K_MAX_PARTIALS if rows == 1 else K_MAX_ROW_SPLITS  # a whole sum: a piece per slice
+    return max(1, min(most, length // K_MIN_ROW_SPLIT, K_MAX_PARTIALS // rows))
 
 
 def row_block_threads(packs):

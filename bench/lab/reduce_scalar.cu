@@ -31,6 +31,24 @@ LIBRARY_KERNELS(__half)
 LIBRARY_KERNELS(__nv_bfloat16)
 LIBRARY_KERNELS(float)
 
+// Session 14 (--session14): the library's whole-sum tier of session 10 (sum_whole_row_by_grid, a wave of 1024-thread
+// blocks) against pieces of the streamed row kernel (sum_rows_streamed_by_block with float partials: the kernel that
+// sums 8192 x 8192 at 98% of the copy peak), each then finished by the second pass the library launches for that
+// many partials (sum_rows_by_group for a wave's, sum_rows_by_block of 64 to 256 threads for the pieces').
+#define WHOLE_KERNELS(T)                                                                                        \
+  template __global__ void rs::sum_whole_row_by_grid<T, EvictFirstLoad>(const T *, float *, int);              \
+  template __global__ void rs::sum_rows_streamed_by_block<T, float, EvictFirstLoad>(const T *, float *, int64_t, \
+                                                                                    int64_t, int64_t);         \
+  template __global__ void rs::sum_rows_by_block<float, T, 64, false, PlainLoad>(const float *, T *, int64_t,  \
+                                                                                 int64_t, int64_t);            \
+  template __global__ void rs::sum_rows_by_block<float, T, 128, false, PlainLoad>(const float *, T *, int64_t, \
+                                                                                  int64_t, int64_t);           \
+  template __global__ void rs::sum_rows_by_block<float, T, 256, false, PlainLoad>(const float *, T *, int64_t, \
+                                                                                  int64_t, int64_t);
+WHOLE_KERNELS(__half)
+WHOLE_KERNELS(__nv_bfloat16)
+WHOLE_KERNELS(float)
+
 namespace lab {
 
 // This block's share of x[0, n): interleaved over the whole grid, or the block's contiguous slice of

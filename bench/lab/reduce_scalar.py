@@ -74,6 +74,83 @@ def inductor(x, dt, label, rows_out):
     rows_out.append(row)
 
 
+SLICE = {dt: 256 * 4 * p for dt, p in PACK.items()}  # kThreads * kStreamUnroll packs: a streamed kernel's slice
+
+
+def session14_kernels(module, dt):
+    """The library's kernels as reduce_sum now launches them for a whole sum (kernel.cuh: launch_whole_row)."""
+    m = MANGLED[dt]
+    d = "_ZN4oprt3gpu17reduce_sum_detail"
+    return {
+        "grid": module.kernel(d + "21sum_whole_row_by_gridI%sNS0_14EvictFirstLoadEEEvPKT_PNS_13ComputeTypeOfIS%d_E4typeEi"
+                              % (m, 4 if dt == "float32" else 5)),
+        "pieces": module.kernel(d + "26sum_rows_streamed_by_blockI%sfNS0_14EvictFirstLoadEEEvPKT_PT0_lll" % m),
+        "rows": module.kernel(d + "26sum_rows_streamed_by_blockI%sS3_NS0_14EvictFirstLoadEEEvPKT_PT0_lll" % m)
+        if dt != "float32" else module.kernel(d + "26sum_rows_streamed_by_blockIffNS0_14EvictFirstLoadEEEvPKT_PT0_lll"),
+        "group": module.kernel(d + "17sum_rows_by_groupIf%sLi4ELi1EiLi0ENS0_9PlainLoadEEEvPKT_PT0_lli" % m),
+        "block": {b: module.kernel(d + "17sum_rows_by_blockIf%sLi%dELb0ENS0_9PlainLoadEEEvPKT_PT0_lll" % (m, b))
+                  for b in (64, 128, 256)},
+    }
+
+
+def second_pass_threads(parts):
+    """sum_rows_by_block's threads for a row of `parts` floats (kernel.cuh: row_block_threads)."""
+    packs, threads = -(-parts // 4), 64
+    while threads < 256 and threads * 8 < packs:
+        threads *= 2
+    return threads
+
+
+def session14():
+    """Whole sums of 64M (and 256M) elements: the library's session-10 tier against pieces of 1-8 slices."""
+    import numpy as np
+    import torch
+
+    module = lab.load("reduce_scalar")
+    sm_count = torch.cuda.get_device_properties(0).multi_processor_count
+    rows_out = []
+    for n in (1 << 26, 1 << 28):
+        label = LABELS[n]
+        for dt in ["float16", "bfloat16", "float32"]:
+            x = torch.randn(n, device="cuda").to(getattr(torch, dt))
+            expected = x.double().sum().reshape(1)
+            y = torch.empty(1, device="cuda", dtype=x.dtype)
+            partials = torch.empty(1 << 17, device="cuda", dtype=torch.float32)
+            k = session14_kernels(module, dt)
+
+            def add(variant, run):
+                rows_out.append(lab.time_row_sum(label, dt, variant, run, y, expected, n))
+
+            add("session 10: whole_row_by_grid x%d + group" % sm_count,
+                lambda y: (k["grid"].launch(sm_count, 1024, x, partials, np.int32(n)),
+                           k["group"].launch(1, 256, partials, y, 1, sm_count, np.int32(32))))
+            lab.time_compiled_sum(label, dt, lambda t: t.sum(), x)
+            for slices in (1, 2, 4, 8):
+                piece = slices * SLICE[dt]
+                parts = -(-n // piece)
+                if parts > partials.numel():
+                    continue
+                threads = second_pass_threads(parts)
+                add("pieces of %d slice(s): %d x256 + block%d" % (slices, parts, threads),
+                    lambda y, piece=piece, parts=parts, threads=threads: (
+                        k["pieces"].launch(parts, 256, x, partials, parts, piece, n),
+                        k["block"][threads].launch(1, threads, partials, y, 1, parts, 1)))
+                if slices == 1:  # the first pass alone: what the second pass adds
+                    row = lab._sum_row(label, dt, "pieces of 1 slice, first pass only", lab.time_us(
+                        lambda: k["pieces"].launch(parts, 256, x, partials, parts, piece, n)))
+                    lab.print_row(row)
+                    rows_out.append(row)
+            if n == 1 << 26:  # the same bytes as 8192 rows of 8192: the row sum's kernel alone (y: 8192 sums)
+                sums = torch.empty(8192, device="cuda", dtype=x.dtype)
+                row = lab._sum_row(label, dt, "reference: 8192 rows of 8192, row sums only",
+                                   lab.time_us(lambda: k["rows"].launch(8192, 256, x, sums, 8192, 8192, n)))
+                lab.print_row(row)
+                rows_out.append(row)
+            del x
+            torch.cuda.empty_cache()
+    lab.save("reduce_scalar-session14", rows_out, {"sm_count": sm_count})
+
+
 def main():
     import cupy
     import torch
@@ -136,4 +213,6 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    import sys
+
+    session14() if "--session14" in sys.argv else main()

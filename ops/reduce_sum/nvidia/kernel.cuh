@@ -11,7 +11,8 @@
 //     too few rows to fill the device (outer == 1: a full sum), each row is cut into `splits`
 //     interleaved parts, one block each (up to kSplitWaves waves of blocks, each thread with at least
 //     kSplitMinPacks packs), whose sums land in the workspace as [outer, splits] and are then summed
-//     as rows again; a single such row of up to kWholeMaxLength elements (a whole-tensor sum) in one
+//     as rows again; a single such row of up to kWholeMaxLength elements (a whole-tensor sum) in pieces
+//     of whole slices of the streamed kernel, a block each, where it is streamable (below), else in one
 //     block of kWholeThreads per SM. On sm_90 code, rows that would be split but are enough for a cluster of
 //     kClusterBlocks blocks each (16, a non-portable size; 8 where the device runs no more) to give
 //     every SM kClusterFillBlocksPerSM blocks take one kernel instead: a cluster per row, the parts'
@@ -67,7 +68,7 @@ constexpr int64_t kUnsplitRowMax = 2048;   // rows up to this long are never spl
 constexpr int64_t kMinRowSplit = 2048;     // shortest part of a split row, in elements (bounds the workspace)
 constexpr int64_t kMinColumnSplit = 64;    // fewest rows in one part of a split column
 constexpr int64_t kMaxSplits = 2048;       // parts of one column: about a wave of blocks at most
-constexpr int64_t kMaxRowSplits = 8192;    // "Split rows": parts of one row, a few waves of blocks at most
+constexpr int64_t kMaxRowSplits = 8192;    // "Split rows": parts of one of several rows, a few waves of blocks at most
 constexpr int kWholeThreads = 1024;        // "Whole sums": threads of the blocks of a split single row, one block per SM
 constexpr int64_t kWholeMaxLength = int64_t{1} << 30;  // "Whole sums": longest such row (its index math is int)
 constexpr int64_t kMaxPartials = 1 << 20;  // partial sums the workspace holds at most
@@ -324,32 +325,35 @@ __global__ void __launch_bounds__(kTileThreads) sum_rows_in_tiles(const T *x, T 
   if (row < rows && lane == 0) y[row] = convert<T>(sum);
 }
 
-// y[r] = sum of row r, one block of kThreads per row (a block for each row, up to the grid's limit).
+// y[r] = sum of row r, one block of kThreads per row (a block for each row, up to the grid's limit), row r
+// being x[r * length, min((r + 1) * length, total)): a matrix's rows (total = rows * length), or the pieces
+// of a whole-tensor sum (launch_whole_row: Out is the compute type; the last piece may end short).
 // A chunk is a thread's packs threadIdx.x + u * kThreads of a kThreads * kStreamUnroll-pack slice.
-template <class T, class Load>
+template <class T, class Out, class Load>
 __global__ void __launch_bounds__(kThreads, kStreamMinBlocks)
-    sum_rows_streamed_by_block(const T *x, T *y, int64_t rows, int64_t length) {
+    sum_rows_streamed_by_block(const T *x, Out *y, int64_t rows, int64_t length, int64_t total) {
   using C = ComputeType<T>;
   using Vec = Pack<T, kPackSize<T>>;
   constexpr int kSlicePacks = kThreads * kStreamUnroll;
   const Load load{};
   const int packs = static_cast<int>(length / kPackSize<T>);
-  const int slices = (packs + kSlicePacks - 1) / kSlicePacks;
+  const int64_t total_packs = total / kPackSize<T>;
   for (int64_t row = blockIdx.x; row < rows; row += gridDim.x) {
     const Vec *row_packs = reinterpret_cast<const Vec *>(x) + row * packs;
+    const int row_end = static_cast<int>(std::min<int64_t>(packs, total_packs - row * packs));
     C sum = 0;
     pipelined<StreamChunk<T>>(
-        slices,
+        (row_end + kSlicePacks - 1) / kSlicePacks,
         [&](StreamChunk<T> &chunk, int slice) {
 #pragma unroll
           for (int u = 0; u < kStreamUnroll; ++u) {
             const int pack = slice * kSlicePacks + u * kThreads + static_cast<int>(threadIdx.x);
-            chunk[u] = pack < packs ? load(row_packs + pack) : Vec{};
+            chunk[u] = pack < row_end ? load(row_packs + pack) : Vec{};
           }
         },
         [&](const StreamChunk<T> &chunk, int) { add_chunk(sum, chunk); });
     sum = block_reduce<kThreads>(sum, SumOp{});
-    if (threadIdx.x == 0) y[row] = convert<T>(sum);
+    if (threadIdx.x == 0) y[row] = convert<Out>(sum);
   }
 }
 
@@ -408,11 +412,13 @@ __global__ void __launch_bounds__(kThreads)
 
 // ---- Host side ----
 
-// Most parts a row of `length` may be split into with `rows` rows (1: never split). Depends only on
-// the shape, so the workspace size does not depend on the device.
+// Most parts a row of `length` may be split into with `rows` rows (1: never split): kMaxRowSplits, except
+// for a single row (a whole sum), whose pieces are one slice each (launch_whole_row). Depends only on the
+// shape, so the workspace size does not depend on the device.
 inline int64_t max_row_splits(int64_t rows, int64_t length) {
   if (rows == 0 || length <= kUnsplitRowMax) return 1;
-  return std::max<int64_t>(1, std::min({kMaxRowSplits, length / kMinRowSplit, kMaxPartials / rows}));
+  const int64_t most = rows == 1 ? kMaxPartials : kMaxRowSplits;
+  return std::max<int64_t>(1, std::min({most, length / kMinRowSplit, kMaxPartials / rows}));
 }
 
 inline int64_t max_column_splits(int64_t outer, int64_t reduce, int64_t inner) {
@@ -535,9 +541,9 @@ oprt_status_t launch_long_rows(const In *x, Out *y, int64_t rows, int64_t length
   const int64_t packs = ceil_div(length, kPackSize<In>);
   if constexpr (kHasStreamedTiers<Load, In, Out>) {
     if (streamable(x, length) && packs >= kThreads * kStreamUnroll) {
-      constexpr auto kernel = sum_rows_streamed_by_block<In, Load>;
+      constexpr auto kernel = sum_rows_streamed_by_block<In, Out, Load>;
       const unsigned blocks = block_per_task(rows);
-      kernel<<<blocks, kThreads, 0, to_stream(stream)>>>(x, y, rows, length);
+      kernel<<<blocks, kThreads, 0, to_stream(stream)>>>(x, y, rows, length, rows * length);
       return check_launch("sum_rows_streamed_by_block (a block per row)", blocks, kThreads, 0);
     }
   }
@@ -590,20 +596,36 @@ oprt_status_t row_splits(int64_t rows, int64_t length, int64_t *splits) {
   return OPRT_STATUS_SUCCESS;
 }
 
-// y[0] = the sum of x[0, length): one wave of sum_whole_row_by_grid's blocks (at most `most_parts`, each
-// thread with at least a pack) into `partials`, then those summed as a row. Returns with *taken false,
-// launching nothing, where that is fewer than two blocks.
+// y[0] = the sum of x[0, length) in two kernels: the first's partial sums (at most `most_parts`) land in
+// `partials`, then those are summed as a row. Where x is streamable (f32 and half types), the first is
+// sum_rows_streamed_by_block over pieces of one slice (more where most_parts requires), a block each: a block
+// that loads its slice at once and exits kept more loads in flight than any longer-lived block (notes: "Whole
+// sums in pieces"); else one wave of sum_whole_row_by_grid's blocks. Returns with *taken false, launching
+// nothing, where that is fewer than two parts.
 template <class Load, class T>
 oprt_status_t launch_whole_row(const T *x, T *y, int64_t length, int64_t most_parts, void *partials, bool *taken,
                                oprt_stream_t stream) {
   using C = ComputeType<T>;
+  C *sums = static_cast<C *>(partials);
+  if constexpr (sizeof(T) <= 4) {
+    if (streamable(x, length)) {
+      constexpr int64_t kSlice = int64_t{kThreads} * kStreamUnroll * kPackSize<T>;
+      const int64_t piece = ceil_div(ceil_div(length, kSlice), most_parts) * kSlice;
+      const int64_t parts = ceil_div(length, piece);
+      *taken = parts >= 2;
+      if (!*taken) return OPRT_STATUS_SUCCESS;
+      const unsigned blocks = block_per_task(parts);
+      sum_rows_streamed_by_block<T, C, Load><<<blocks, kThreads, 0, to_stream(stream)>>>(x, sums, parts, piece, length);
+      OPRT_RETURN_IF_ERROR(check_launch("sum_rows_streamed_by_block (pieces of a whole sum)", blocks, kThreads, 0));
+      return launch_rows<PlainLoad>(static_cast<const C *>(sums), y, 1, parts, stream);
+    }
+  }
   constexpr auto kernel = sum_whole_row_by_grid<T, Load>;
   int64_t wave = 0;
   OPRT_RETURN_IF_ERROR((full_wave_blocks<kernel, kWholeThreads>(&wave)));
   const int64_t parts = std::min({wave, most_parts, ceil_div(ceil_div(length, kPackSize<T>), int64_t{kWholeThreads})});
   *taken = parts >= 2;
   if (!*taken) return OPRT_STATUS_SUCCESS;
-  C *sums = static_cast<C *>(partials);
   const unsigned blocks = static_cast<unsigned>(parts);
   kernel<<<blocks, kWholeThreads, 0, to_stream(stream)>>>(x, sums, static_cast<int>(length));
   OPRT_RETURN_IF_ERROR(check_launch("sum_whole_row_by_grid", blocks, kWholeThreads, 0));
