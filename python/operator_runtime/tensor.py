@@ -7,6 +7,7 @@ from __future__ import annotations
 import ctypes
 import math
 import operator
+import sys
 from typing import NamedTuple
 
 import numpy as np
@@ -256,9 +257,10 @@ def span_bytes(shape, strides, itemsize: int) -> int:
 def new_like(x):
     """A new output of x's kind, placement, dtype and shape: empty_like(view_of(x), its shape), except that a torch
     tensor's comes from torch directly, without the view (the op's call builds it again), which was most of what
-    allocating the output added to a call."""
+    allocating the output added to a call: torch.empty_like where x is contiguous (so is its output; the cheapest
+    of torch's allocations, bench/lab/alloc_cost.py), else x.new_empty (contiguous whatever x's strides)."""
     if type(x).__module__.startswith("torch") and hasattr(x, "new_empty"):
-        return x.new_empty(x.shape)
+        return sys.modules["torch"].empty_like(x) if x.is_contiguous() else x.new_empty(x.shape)
     v = view_of(x)
     return empty_like(v, v.shape)
 
