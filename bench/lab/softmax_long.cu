@@ -122,6 +122,13 @@ __device__ __forceinline__ uint4 ld_stream(const void *p) {
   return v;
 }
 
+// The library's load of a pack read once (row_math.cuh, load_pack_once): evict-first in L1 and L2.
+__device__ __forceinline__ uint4 ld_evict_first(const void *p) {
+  uint4 v;
+  asm volatile("ld.global.cs.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
+  return v;
+}
+
 __device__ __forceinline__ void st_stream(void *p, const uint4 v) {
   asm volatile("st.global.cs.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(p), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w)
                : "memory");
@@ -338,7 +345,7 @@ __device__ __forceinline__ Stat cluster_exchange(Stat warp_stat, float2 *slots, 
 // false where it is not CL parts), initializes this block's exchange mbarrier `xbar`, arrives on the cluster
 // barrier (this block runs and its mbarrier is initialized: waited on before the first push), and issues every
 // load of this block's part of its row into v.
-template <class T, int CL, int THREADS, int NV>
+template <class T, int CL, int THREADS, int NV, bool kEvictFirst = false>
 __device__ __forceinline__ bool load_cluster_part(const T *__restrict__ x, long long cols, int *err,
                                                   unsigned long long *xbar, uint4 (&v)[NV], unsigned *rank,
                                                   long long *row) {
@@ -356,7 +363,10 @@ __device__ __forceinline__ bool load_cluster_part(const T *__restrict__ x, long 
   *row = cluster_id_x();
   const T *in = x + *row * cols + static_cast<long long>(*rank) * CHUNK;
 #pragma unroll
-  for (int j = 0; j < NV; ++j) v[j] = ld_stream(in + (j * THREADS + threadIdx.x) * P);
+  for (int j = 0; j < NV; ++j) {
+    const T *at = in + (j * THREADS + threadIdx.x) * P;
+    v[j] = kEvictFirst ? ld_evict_first(at) : ld_stream(at);
+  }
   return true;
 }
 
@@ -471,7 +481,7 @@ __device__ __forceinline__ void launder(uint4 (&v)[NV]) {
   for (int j = 0; j < NV; ++j) asm volatile("" : "+r"(v[j].x), "+r"(v[j].y), "+r"(v[j].z), "+r"(v[j].w));
 }
 
-template <class T, int CL, int THREADS, int EPT>
+template <class T, int CL, int THREADS, int EPT, bool kEvictFirst = false>
 __device__ __forceinline__ void crep_body(const T *__restrict__ x, T *__restrict__ y, long long cols, int *err) {
   constexpr int P = Io<T>::P, NV = EPT / P, W = THREADS / 32, CHUNK = THREADS * EPT;
   static_assert(EPT % P == 0 && P % 2 == 0, "whole packs of pairs");
@@ -480,7 +490,7 @@ __device__ __forceinline__ void crep_body(const T *__restrict__ x, T *__restrict
   unsigned rank;
   long long row;
   uint4 v[NV];
-  if (!load_cluster_part<T, CL, THREADS>(x, cols, err, &xbar, v, &rank, &row)) return;
+  if (!load_cluster_part<T, CL, THREADS, NV, kEvictFirst>(x, cols, err, &xbar, v, &rank, &row)) return;
   float m;
   if constexpr (std::is_same_v<T, __half>) {  // the max of packed halves, no conversions
     __half2 mh = __half2(__ushort_as_half(0xfc00u), __ushort_as_half(0xfc00u));
@@ -1068,6 +1078,12 @@ LIBN_KERNEL(libn16_t256_b3, 16, 256, 64, 3)
 SESSION13_KERNELS(f16, __half)
 SESSION13_KERNELS(bf16, __nv_bfloat16)
 
+// Session 14: crep with the library's evict-first loads (ld.global.cs) in place of ld.global.nc.L1::no_allocate.
+extern "C" __global__ void __cluster_dims__(8, 1, 1) __launch_bounds__(256, 4)
+    crepcs8_t256_b4_f16(const __half *x, __half *y, long long cols, int *err) {
+  lab::crep_body<__half, 8, 256, 64, true>(x, y, cols, err);
+}
+
 // Session 13: the library's cluster kernel with its parts held packed (cluster_rows.cuh, PackedPart), 4 blocks per SM.
 #define LIBP_KERNEL(name, sfx, T, CL, THREADS, VALUES, MINB)                                                     \
   extern "C" __global__ void __cluster_dims__(CL, 1, 1) __launch_bounds__(THREADS, MINB)                        \
@@ -1079,3 +1095,44 @@ SESSION13_KERNELS(bf16, __nv_bfloat16)
   }
 LIBP_KERNEL(libp8_t256_b4, f16, __half, 8, 256, 64, 4)
 LIBP_KERNEL(libp8_t256_b4, bf16, __nv_bfloat16, 8, 256, 64, 4)
+
+// Session 14: the library's softmax_part_in_cluster for whole parts held packed, its mailbox opened (mbarrier
+// initialized, relaxed cluster arrive) after the loads instead of before them: crep, fastest in run 4, is compiled with
+// its cluster arrive after its first pass, the library's with the cluster wait right behind the loads.
+template <class T, int P, int kBlocks, int kBlockThreads, int kPacks, bool kBase2>
+__device__ __forceinline__ void packed_part_open_late(const T *x, T *y, int64_t cols, int64_t chunk) {
+  namespace sd = oprt::gpu::softmax_detail;
+  using C = float;
+  using Vec = oprt::gpu::Pack<T, P>;
+  constexpr int kWarps = kBlockThreads / 32;
+  __shared__ oprt::gpu::ClusterMailbox<sd::RowStats<C>, kBlocks * kWarps> mailbox;
+  const unsigned rank = oprt::gpu::cluster_block_rank();
+  const int64_t row = oprt::gpu::cluster_index(), begin = rank * chunk;
+  sd::PackedPart<kBlockThreads, kPacks, T, P, kBase2> part;
+  part.template load<true>(reinterpret_cast<const Vec *>(x + row * cols + begin), nullptr, 0, false);
+  mailbox.open();
+  const typename decltype(part)::Combine combine;
+  const sd::RowStats<C> warp = oprt::gpu::warp_reduce(part.stats, combine);
+  const unsigned lane = threadIdx.x % 32;
+  oprt::gpu::cluster_wait();
+  if (lane < kBlocks) mailbox.send(warp, rank * kWarps + threadIdx.x / 32, lane);
+  const sd::RowStats<C> *slots = mailbox.receive();
+  sd::RowStats<C> total = sd::empty_stats<C>();
+  for (unsigned slot = lane; slot < kBlocks * kWarps; slot += 32) total = combine(total, slots[slot]);
+  part.template store<true>(reinterpret_cast<Vec *>(y + row * cols + begin), 0, oprt::gpu::warp_reduce(total, combine),
+                            false);
+}
+extern "C" __global__ void __cluster_dims__(8, 1, 1) __launch_bounds__(256, 4)
+    libpo8_t256_b4_f16(const __half *x, __half *y, long long cols, long long chunk) {
+  packed_part_open_late<__half, 8, 8, 256, 8, true>(x, y, cols, chunk);
+}
+extern "C" __global__ void __cluster_dims__(8, 1, 1) __launch_bounds__(256, 4)
+    libpno8_t256_b4_f16(const __half *x, __half *y, long long cols, long long chunk) {
+  packed_part_open_late<__half, 8, 8, 256, 8, false>(x, y, cols, chunk);
+}
+
+// Session 14: PackedPart for f16 with natural stats (exp(x - max), bf16's form) instead of f16's base-2 ones.
+extern "C" __global__ void __cluster_dims__(8, 1, 1) __launch_bounds__(256, 4)
+    libpn8_t256_b4_f16(const __half *x, __half *y, long long cols, long long chunk) {
+  oprt::gpu::softmax_detail::softmax_part_in_cluster<__half, 8, 8, 256, 8, false, true, false, true>(x, y, cols, chunk);
+}

@@ -340,6 +340,18 @@ if "--session13b" in sys.argv:  # crep at 4 blocks per SM with f16's max taken o
     ROWS = [("softmax", "128x131072", 128, 131072, False,
              ([c for c in SESSION13_128 if c[0] in ("libw8_t256_b3", "creg8_t256_b3", "crep8_t256_b4")]
               + [("libp8_t256_b4", libc(8, 256, 64, "libp8_t256_b4", 4))]) * 3)]
+if "--session14" in sys.argv:  # f16 PackedPart: base-2 stats (libp) and natural ones (libpn, bf16's form), each
+    # also with its mailbox opened after the loads (libpo, libpno), against RegisterPart (libw), the lab's crep and crep
+    # with the library's evict-first loads (crepcs)
+    NAME_SUFFIX = "-session14"
+    DTYPES = ["float16"]
+    ROWS = [("softmax", "128x131072", 128, 131072, False,
+             ([c for c in SESSION13_128 if c[0] in ("libw8_t256_b3", "crep8_t256_b4")]
+              + [("libp8_t256_b4", libc(8, 256, 64, "libp8_t256_b4", 4)),
+                 ("libpn8_t256_b4", libc(8, 256, 64, "libpn8_t256_b4", 4)),
+                 ("crepcs8_t256_b4", creg(8, 256, 64, "crepcs8_t256_b4", 4)),
+                 ("libpo8_t256_b4", libc(8, 256, 64, "libpo8_t256_b4", 4)),
+                 ("libpno8_t256_b4", libc(8, 256, 64, "libpno8_t256_b4", 4))]) * 3)]
 if "--session6" in sys.argv:  # the sixth session's candidates only (bench/results/lab/lab-softmax_long-session6.*)
     NAME_SUFFIX = "-session6"
     ROWS = [
