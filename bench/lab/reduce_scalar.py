@@ -74,6 +74,18 @@ def inductor(x, dt, label, rows_out):
     rows_out.append(row)
 
 
+def whole_sum_inputs(partial_count):
+    """Per size (64M, 256M) and dtype: n, its label, a random x of n elements, its float64 sum, y (one element) and
+    partial_count float32 partials."""
+    import torch
+
+    for n in (1 << 26, 1 << 28):
+        for dt in ["float16", "bfloat16", "float32"]:
+            x = torch.randn(n, device="cuda").to(getattr(torch, dt))
+            yield (n, LABELS[n], dt, x, x.double().sum().reshape(1), torch.empty(1, device="cuda", dtype=x.dtype),
+                   torch.empty(partial_count, device="cuda", dtype=torch.float32))
+
+
 SLICE = {dt: 256 * 4 * p for dt, p in PACK.items()}  # kThreads * kStreamUnroll packs: a streamed kernel's slice
 
 
@@ -109,45 +121,37 @@ def session14():
     module = lab.load("reduce_scalar")
     sm_count = torch.cuda.get_device_properties(0).multi_processor_count
     rows_out = []
-    for n in (1 << 26, 1 << 28):
-        label = LABELS[n]
-        for dt in ["float16", "bfloat16", "float32"]:
-            x = torch.randn(n, device="cuda").to(getattr(torch, dt))
-            expected = x.double().sum().reshape(1)
-            y = torch.empty(1, device="cuda", dtype=x.dtype)
-            partials = torch.empty(1 << 17, device="cuda", dtype=torch.float32)
-            k = session14_kernels(module, dt)
+    for n, label, dt, x, expected, y, partials in whole_sum_inputs(1 << 17):
+        k = session14_kernels(module, dt)
 
-            def add(variant, run):
-                rows_out.append(lab.time_row_sum(label, dt, variant, run, y, expected, n))
+        def add(variant, run):
+            rows_out.append(lab.time_row_sum(label, dt, variant, run, y, expected, n))
 
-            add("session 10: whole_row_by_grid x%d + group" % sm_count,
-                lambda y: (k["grid"].launch(sm_count, 1024, x, partials, np.int32(n)),
-                           k["group"].launch(1, 256, partials, y, 1, sm_count, np.int32(32))))
-            lab.time_compiled_sum(label, dt, lambda t: t.sum(), x)
-            for slices in (1, 2, 4, 8):
-                piece = slices * SLICE[dt]
-                parts = -(-n // piece)
-                if parts > partials.numel():
-                    continue
-                threads = second_pass_threads(parts)
-                add("pieces of %d slice(s): %d x256 + block%d" % (slices, parts, threads),
-                    lambda y, piece=piece, parts=parts, threads=threads: (
-                        k["pieces"].launch(parts, 256, x, partials, parts, piece, n),
-                        k["block"][threads].launch(1, threads, partials, y, 1, parts, 1)))
-                if slices == 1:  # the first pass alone: what the second pass adds
-                    row = lab._sum_row(label, dt, "pieces of 1 slice, first pass only", lab.time_us(
-                        lambda: k["pieces"].launch(parts, 256, x, partials, parts, piece, n)))
-                    lab.print_row(row)
-                    rows_out.append(row)
-            if n == 1 << 26:  # the same bytes as 8192 rows of 8192: the row sum's kernel alone (y: 8192 sums)
-                sums = torch.empty(8192, device="cuda", dtype=x.dtype)
-                row = lab._sum_row(label, dt, "reference: 8192 rows of 8192, row sums only",
-                                   lab.time_us(lambda: k["rows"].launch(8192, 256, x, sums, 8192, 8192, n)))
+        add("session 10: whole_row_by_grid x%d + group" % sm_count,
+            lambda y: (k["grid"].launch(sm_count, 1024, x, partials, np.int32(n)),
+                       k["group"].launch(1, 256, partials, y, 1, sm_count, np.int32(32))))
+        lab.time_compiled_sum(label, dt, lambda t: t.sum(), x)
+        for slices in (1, 2, 4, 8):
+            piece = slices * SLICE[dt]
+            parts = -(-n // piece)
+            if parts > partials.numel():
+                continue
+            threads = second_pass_threads(parts)
+            add("pieces of %d slice(s): %d x256 + block%d" % (slices, parts, threads),
+                lambda y, piece=piece, parts=parts, threads=threads: (
+                    k["pieces"].launch(parts, 256, x, partials, parts, piece, n),
+                    k["block"][threads].launch(1, threads, partials, y, 1, parts, 1)))
+            if slices == 1:  # the first pass alone: what the second pass adds
+                row = lab._sum_row(label, dt, "pieces of 1 slice, first pass only", lab.time_us(
+                    lambda: k["pieces"].launch(parts, 256, x, partials, parts, piece, n)))
                 lab.print_row(row)
                 rows_out.append(row)
-            del x
-            torch.cuda.empty_cache()
+        if n == 1 << 26:  # the same bytes as 8192 rows of 8192: the row sum's kernel alone (y: 8192 sums)
+            sums = torch.empty(8192, device="cuda", dtype=x.dtype)
+            row = lab._sum_row(label, dt, "reference: 8192 rows of 8192, row sums only",
+                               lab.time_us(lambda: k["rows"].launch(8192, 256, x, sums, 8192, 8192, n)))
+            lab.print_row(row)
+            rows_out.append(row)
     lab.save("reduce_scalar-session14", rows_out, {"sm_count": sm_count})
 
 
@@ -163,52 +167,44 @@ def main():
     def occupancy(kernel, block):
         return cupy.cuda.driver.occupancyMaxActiveBlocksPerMultiprocessor(kernel.function.kernel.ptr, block, 0)
 
-    for n in (1 << 26, 1 << 28):
-        label = LABELS[n]
-        for dt in ["float16", "bfloat16", "float32"]:
-            x = torch.randn(n, device="cuda").to(getattr(torch, dt))
-            expected = x.double().sum().reshape(1)
-            y = torch.empty(1, device="cuda", dtype=x.dtype)
-            partials = torch.empty(1 << 16, device="cuda", dtype=torch.float32)
-            counter = torch.zeros(1, device="cuda", dtype=torch.int32)
-            fin = module.kernel("fin_%s" % SHORT[dt])
+    for n, label, dt, x, expected, y, partials in whole_sum_inputs(1 << 16):
+        counter = torch.zeros(1, device="cuda", dtype=torch.int32)
+        fin = module.kernel("fin_%s" % SHORT[dt])
 
-            def add(variant, run):
-                row = lab.time_row_sum(label, dt, variant, run, y, expected, n)
-                rows_out.append(row)
-                return row
+        def add(variant, run):
+            row = lab.time_row_sum(label, dt, variant, run, y, expected, n)
+            rows_out.append(row)
+            return row
 
-            first, second = library_kernels(module, dt)
-            wave = occupancy(first, 256) * sm_count
-            add("library: split %d + second pass" % wave,
-                lambda y: (first.launch((wave, 1), 256, x, partials, 1, n, wave),
-                           second.launch(1, 256, partials, y, 1, wave, 32)))
-            inductor(x, dt, label, rows_out)
-            variants = VARIANTS if n == 1 << 26 else [("il", 256, 8, 3), ("il", 512, 4, 2), ("il", 1024, 4, 1)]
-            for layout, block, unroll, min_blocks in variants:
-                name = "%s_b%d_u%d_m%d_%s" % (layout, block, unroll, min_blocks, SHORT[dt])
-                pass_kernel = module.kernel("pass_" + name)
-                coop_kernel = module.kernel("coop_" + name)
-                ticket_kernel = module.kernel("ticket_" + name)
-                resident = occupancy(pass_kernel, block)
-                grids = sorted({sm_count * resident, sm_count * max(1, resident // 2), 2 * sm_count * resident})
-                for grid in grids:
-                    add("%s x%d + fin" % (name, grid),
-                        lambda y, grid=grid: (pass_kernel.launch(grid, block, x, partials, n),
-                                              fin.launch(1, 256, partials, y, grid)))
-                grid = sm_count * min(resident, occupancy(coop_kernel, block))
-                add("coop %s x%d" % (name, grid), lambda y, grid=grid: coop.launch(coop_kernel, grid, block, x, partials, y, n))
-                grid = sm_count * min(resident, occupancy(ticket_kernel, block))
-                add("ticket %s x%d" % (name, grid),
-                    lambda y, grid=grid: ticket_kernel.launch(grid, block, x, partials, counter, y, n))
+        first, second = library_kernels(module, dt)
+        wave = occupancy(first, 256) * sm_count
+        add("library: split %d + second pass" % wave,
+            lambda y: (first.launch((wave, 1), 256, x, partials, 1, n, wave),
+                       second.launch(1, 256, partials, y, 1, wave, 32)))
+        inductor(x, dt, label, rows_out)
+        variants = VARIANTS if n == 1 << 26 else [("il", 256, 8, 3), ("il", 512, 4, 2), ("il", 1024, 4, 1)]
+        for layout, block, unroll, min_blocks in variants:
+            name = "%s_b%d_u%d_m%d_%s" % (layout, block, unroll, min_blocks, SHORT[dt])
+            pass_kernel = module.kernel("pass_" + name)
+            coop_kernel = module.kernel("coop_" + name)
+            ticket_kernel = module.kernel("ticket_" + name)
+            resident = occupancy(pass_kernel, block)
+            grids = sorted({sm_count * resident, sm_count * max(1, resident // 2), 2 * sm_count * resident})
+            for grid in grids:
+                add("%s x%d + fin" % (name, grid),
+                    lambda y, grid=grid: (pass_kernel.launch(grid, block, x, partials, n),
+                                          fin.launch(1, 256, partials, y, grid)))
+            grid = sm_count * min(resident, occupancy(coop_kernel, block))
+            add("coop %s x%d" % (name, grid), lambda y, grid=grid: coop.launch(coop_kernel, grid, block, x, partials, y, n))
+            grid = sm_count * min(resident, occupancy(ticket_kernel, block))
+            add("ticket %s x%d" % (name, grid),
+                lambda y, grid=grid: ticket_kernel.launch(grid, block, x, partials, counter, y, n))
 
-                def memset_ticket(y, grid=grid):
-                    cupy.cuda.runtime.memsetAsync(counter.data_ptr(), 0, 4, torch.cuda.current_stream().cuda_stream)
-                    ticket_kernel.launch(grid, block, x, partials, counter, y, n)
+            def memset_ticket(y, grid=grid):
+                cupy.cuda.runtime.memsetAsync(counter.data_ptr(), 0, 4, torch.cuda.current_stream().cuda_stream)
+                ticket_kernel.launch(grid, block, x, partials, counter, y, n)
 
-                add("memset+ticket %s x%d" % (name, grid), memset_ticket)
-            del x
-            torch.cuda.empty_cache()
+            add("memset+ticket %s x%d" % (name, grid), memset_ticket)
     lab.save("reduce_scalar", rows_out, {"sm_count": sm_count})
 
 
