@@ -352,6 +352,18 @@ if "--session14" in sys.argv:  # f16 PackedPart: base-2 stats (libp) and natural
                  ("crepcs8_t256_b4", creg(8, 256, 64, "crepcs8_t256_b4", 4)),
                  ("libpo8_t256_b4", libc(8, 256, 64, "libpo8_t256_b4", 4)),
                  ("libpno8_t256_b4", libc(8, 256, 64, "libpno8_t256_b4", 4))]) * 3)]
+if "--session14b" in sys.argv:  # bisecting crepcs against PackedPart: the library's part with the lab's exchange
+    # (libpx, libpnx), and also with crep's store pass (libpxs)
+    NAME_SUFFIX = "-session14b"
+    DTYPES = ["float16"]
+    ROWS = [("softmax", "128x131072", 128, 131072, False,
+             ([c for c in SESSION13_128 if c[0] in ("libw8_t256_b3",)]
+              + [("crepcs8_t256_b4", creg(8, 256, 64, "crepcs8_t256_b4", 4)),
+                 ("libp8_t256_b4", libc(8, 256, 64, "libp8_t256_b4", 4)),
+                 ("libpx8_t256_b4", libc(8, 256, 64, "libpx8_t256_b4", 4)),
+                 ("libpn8_t256_b4", libc(8, 256, 64, "libpn8_t256_b4", 4)),
+                 ("libpnx8_t256_b4", libc(8, 256, 64, "libpnx8_t256_b4", 4)),
+                 ("libpxs8_t256_b4", libc(8, 256, 64, "libpxs8_t256_b4", 4))]) * 3)]
 if "--session6" in sys.argv:  # the sixth session's candidates only (bench/results/lab/lab-softmax_long-session6.*)
     NAME_SUFFIX = "-session6"
     ROWS = [
