@@ -1133,36 +1133,14 @@ extern "C" __global__ void __cluster_dims__(8, 1, 1) __launch_bounds__(256, 4)
 
 // Session 14, bisecting crepcs against PackedPart: the library's part (its loads, passes and stores) with the lab's
 // exchange instead of the library's (crep's: one (max, sum) per warp into every block, folded without NaN rules).
-// Both stats forms keep the raw max, so the lab's combine takes them as they are.
+// Both stats forms keep the raw max, so the lab's combine takes them as they are. kCrepStore (base 2 only): crep's
+// store pass (the packs laundered once, each value widened by a volatile cvt, exponentiated with the lab's ex2,
+// stored with st.global.cs pack by pack) in place of PackedPart::store.
 __device__ int lab_exchange_timeouts;  // cluster_exchange's timeout flag for kernels launched without one
 
-template <bool kBase2>
+template <bool kBase2, bool kCrepStore>
 __device__ __forceinline__ void packed_part_lab_exchange(const __half *x, __half *y, int64_t cols, int64_t chunk) {
-  namespace sd = oprt::gpu::softmax_detail;
-  constexpr int P = 8, kBlocks = 8, kThreads = 256, kWarps = kThreads / 32;
-  using Vec = oprt::gpu::Pack<__half, P>;
-  __shared__ float2 slots[kBlocks * kWarps];
-  __shared__ __align__(8) unsigned long long xbar;
-  if (threadIdx.x == 0) {
-    lab::mbar_init(lab::smem_addr(&xbar), 1);
-    lab::fence_mbar_init();
-  }
-  lab::cluster_arrive_relaxed();
-  const unsigned rank = lab::cluster_rank();
-  const int64_t row = lab::cluster_id_x(), begin = rank * chunk;
-  sd::PackedPart<kThreads, 8, __half, P, kBase2> part;
-  part.template load<true>(reinterpret_cast<const Vec *>(x + row * cols + begin), nullptr, 0, false);
-  const lab::Stat warp_stat = lab::warp_allreduce({part.stats.max, part.stats.sum});
-  lab::cluster_wait();
-  const lab::Stat total = lab::cluster_exchange<kBlocks, kWarps>(warp_stat, slots, lab::smem_addr(&xbar), 0, rank,
-                                                                 &lab_exchange_timeouts);
-  part.template store<true>(reinterpret_cast<Vec *>(y + row * cols + begin), 0, sd::RowStats<float>{total.m, total.s},
-                            false);
-}
-// libpxs: libpx with crep's store pass (the packs laundered once, each value widened by a volatile cvt, exponentiated
-// with the lab's ex2, stored with st.global.cs pack by pack) in place of PackedPart::store.
-__device__ __forceinline__ void packed_part_lab_exchange_crep_store(const __half *x, __half *y, int64_t cols,
-                                                                    int64_t chunk) {
+  static_assert(kBase2 || !kCrepStore, "crep's store pass is in base 2");
   namespace sd = oprt::gpu::softmax_detail;
   constexpr int P = 8, kBlocks = 8, kThreads = 256, kWarps = kThreads / 32, kPacks = 8;
   using Vec = oprt::gpu::Pack<__half, P>;
@@ -1175,37 +1153,42 @@ __device__ __forceinline__ void packed_part_lab_exchange_crep_store(const __half
   lab::cluster_arrive_relaxed();
   const unsigned rank = lab::cluster_rank();
   const int64_t row = lab::cluster_id_x(), begin = rank * chunk;
-  sd::PackedPart<kThreads, kPacks, __half, P, true> part;
+  sd::PackedPart<kThreads, kPacks, __half, P, kBase2> part;
   part.template load<true>(reinterpret_cast<const Vec *>(x + row * cols + begin), nullptr, 0, false);
   const lab::Stat warp_stat = lab::warp_allreduce({part.stats.max, part.stats.sum});
   lab::cluster_wait();
   const lab::Stat total = lab::cluster_exchange<kBlocks, kWarps>(warp_stat, slots, lab::smem_addr(&xbar), 0, rank,
                                                                  &lab_exchange_timeouts);
-  const float row_shift = total.m * lab::kLog2e, inverse = 1.f / total.s;
-  uint4 v[kPacks];
-  memcpy(v, part.packs, sizeof(v));
-  lab::launder(v);
-  __half *out = y + row * cols + begin;
+  if constexpr (kCrepStore) {
+    const float row_shift = total.m * lab::kLog2e, inverse = 1.f / total.s;
+    uint4 v[kPacks];
+    memcpy(v, part.packs, sizeof(v));
+    lab::launder(v);
+    __half *out = y + row * cols + begin;
 #pragma unroll
-  for (int j = 0; j < kPacks; ++j) {
-    float f[P];
-    lab::unpack_in_order<__half>(v[j], f);
+    for (int j = 0; j < kPacks; ++j) {
+      float f[P];
+      lab::unpack_in_order<__half>(v[j], f);
 #pragma unroll
-    for (int k = 0; k < P; ++k) f[k] = lab::ex2(fmaf(f[k], lab::kLog2e, -row_shift)) * inverse;
-    lab::st_stream(out + (j * kThreads + threadIdx.x) * P, lab::Io<__half>::pack(f));
+      for (int k = 0; k < P; ++k) f[k] = lab::ex2(fmaf(f[k], lab::kLog2e, -row_shift)) * inverse;
+      lab::st_stream(out + (j * kThreads + threadIdx.x) * P, lab::Io<__half>::pack(f));
+    }
+  } else {
+    part.template store<true>(reinterpret_cast<Vec *>(y + row * cols + begin), 0, sd::RowStats<float>{total.m, total.s},
+                              false);
   }
 }
 extern "C" __global__ void __cluster_dims__(8, 1, 1) __launch_bounds__(256, 4)
-    libpxs8_t256_b4_f16(const __half *x, __half *y, long long cols, long long chunk) {
-  packed_part_lab_exchange_crep_store(x, y, cols, chunk);
-}
-extern "C" __global__ void __cluster_dims__(8, 1, 1) __launch_bounds__(256, 4)
     libpx8_t256_b4_f16(const __half *x, __half *y, long long cols, long long chunk) {
-  packed_part_lab_exchange<true>(x, y, cols, chunk);
+  packed_part_lab_exchange<true, false>(x, y, cols, chunk);
 }
 extern "C" __global__ void __cluster_dims__(8, 1, 1) __launch_bounds__(256, 4)
     libpnx8_t256_b4_f16(const __half *x, __half *y, long long cols, long long chunk) {
-  packed_part_lab_exchange<false>(x, y, cols, chunk);
+  packed_part_lab_exchange<false, false>(x, y, cols, chunk);
+}
+extern "C" __global__ void __cluster_dims__(8, 1, 1) __launch_bounds__(256, 4)
+    libpxs8_t256_b4_f16(const __half *x, __half *y, long long cols, long long chunk) {
+  packed_part_lab_exchange<true, true>(x, y, cols, chunk);
 }
 
 // Session 14: PackedPart for f16 with natural stats (exp(x - max), bf16's form) instead of f16's base-2 ones.
