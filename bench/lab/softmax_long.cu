@@ -252,19 +252,26 @@ struct Stat {
 
 __device__ __forceinline__ Stat empty_stat() { return {kNegInf, 0.f}; }
 
-// Commutative (so every lane of a butterfly gets the same bits); an all -inf part adds nothing.
+// Commutative (so every lane of a butterfly gets the same bits); an all -inf part adds nothing. kNan (the
+// library's rule, session 14's crepn): a NaN max, which a part whose sum is NaN carries, makes the result NaN, where
+// fmaxf would drop it (and with it a part of NaNs whose max was -inf).
+template <bool kNan = false>
 __device__ __forceinline__ Stat combine(Stat a, Stat b) {
+  if constexpr (kNan) {
+    if (a.m != a.m || b.m != b.m) return {__int_as_float(0x7fffffff), __int_as_float(0x7fffffff)};
+  }
   const float m = fmaxf(a.m, b.m);
   const float sa = a.m == kNegInf ? 0.f : a.s * ex2((a.m - m) * kLog2e);
   const float sb = b.m == kNegInf ? 0.f : b.s * ex2((b.m - m) * kLog2e);
   return {m, sa + sb};
 }
 
+template <bool kNan = false>
 __device__ __forceinline__ Stat warp_allreduce(Stat st) {
 #pragma unroll
   for (int o = 16; o > 0; o >>= 1) {
     const Stat other = {__shfl_xor_sync(0xffffffffu, st.m, o), __shfl_xor_sync(0xffffffffu, st.s, o)};
-    st = combine(st, other);
+    st = combine<kNan>(st, other);
   }
   return st;
 }
@@ -324,7 +331,7 @@ __device__ __forceinline__ void normalize_store(float (&f)[EPT], float m_thread,
 // barrier.cluster.arrive.release compiles to MEMBAR.ALL.GPU, which waits for the previous row's stores;
 // so does fence.proxy.async without a state space). A slot is rewritten (row k + 2) only after every block
 // has pushed row k + 1, which each does after its reads of row k's slots have returned their values.
-template <int CL, int W>
+template <int CL, int W, bool kNan = false>
 __device__ __forceinline__ Stat cluster_exchange(Stat warp_stat, float2 *slots, uint32_t bar, uint32_t parity,
                                                  unsigned rank, int *err) {
   const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
@@ -334,9 +341,9 @@ __device__ __forceinline__ Stat cluster_exchange(Stat warp_stat, float2 *slots, 
   Stat total = empty_stat();
   for (int i = lane; i < CL * W; i += 32) {
     const float2 p = slots[i];
-    total = combine(total, {p.x, p.y});
+    total = combine<kNan>(total, {p.x, p.y});
   }
-  return warp_allreduce(total);
+  return warp_allreduce<kNan>(total);
 }
 
 // ---- creg: a cluster of CL blocks per row, the part in registers, one exchange ----
@@ -481,7 +488,9 @@ __device__ __forceinline__ void launder(uint4 (&v)[NV]) {
   for (int j = 0; j < NV; ++j) asm volatile("" : "+r"(v[j].x), "+r"(v[j].y), "+r"(v[j].z), "+r"(v[j].w));
 }
 
-template <class T, int CL, int THREADS, int EPT, bool kEvictFirst = false>
+// kNan (crepn, session 14): the library's NaN rules, so that a part of NaNs (max -inf by __hmax2, sum NaN) makes the
+// row NaN: a NaN sum gives the stat a NaN max, and the exchange's combine keeps a NaN max.
+template <class T, int CL, int THREADS, int EPT, bool kEvictFirst = false, bool kNan = false>
 __device__ __forceinline__ void crep_body(const T *__restrict__ x, T *__restrict__ y, long long cols, int *err) {
   constexpr int P = Io<T>::P, NV = EPT / P, W = THREADS / 32, CHUNK = THREADS * EPT;
   static_assert(EPT % P == 0 && P % 2 == 0, "whole packs of pairs");
@@ -532,9 +541,10 @@ __device__ __forceinline__ void crep_body(const T *__restrict__ x, T *__restrict
       s1 += ex2(fmaf(f[k + 1], kLog2e, -c));
     }
   }
-  const Stat warp_stat = warp_allreduce({m, s0 + s1});
+  const float sum = s0 + s1;
+  const Stat warp_stat = warp_allreduce<kNan>({kNan && sum != sum ? sum : m, sum});
   cluster_wait();
-  const Stat total = cluster_exchange<CL, W>(warp_stat, slots, smem_addr(&xbar), 0, rank, err);
+  const Stat total = cluster_exchange<CL, W, kNan>(warp_stat, slots, smem_addr(&xbar), 0, rank, err);
   const float row_shift = total.m * kLog2e, inverse = 1.f / total.s;
   T *out = y + row * cols + static_cast<long long>(rank) * CHUNK;
   launder(v);
@@ -1078,10 +1088,15 @@ LIBN_KERNEL(libn16_t256_b3, 16, 256, 64, 3)
 SESSION13_KERNELS(f16, __half)
 SESSION13_KERNELS(bf16, __nv_bfloat16)
 
-// Session 14: crep with the library's evict-first loads (ld.global.cs) in place of ld.global.nc.L1::no_allocate.
+// Session 14: crep with the library's evict-first loads (ld.global.cs) in place of ld.global.nc.L1::no_allocate, and
+// crepn: crepcs with the library's NaN rules (the candidate to port).
 extern "C" __global__ void __cluster_dims__(8, 1, 1) __launch_bounds__(256, 4)
     crepcs8_t256_b4_f16(const __half *x, __half *y, long long cols, int *err) {
   lab::crep_body<__half, 8, 256, 64, true>(x, y, cols, err);
+}
+extern "C" __global__ void __cluster_dims__(8, 1, 1) __launch_bounds__(256, 4)
+    crepn8_t256_b4_f16(const __half *x, __half *y, long long cols, int *err) {
+  lab::crep_body<__half, 8, 256, 64, true, true>(x, y, cols, err);
 }
 
 // Session 13: the library's cluster kernel with its parts held packed (cluster_rows.cuh, PackedPart), 4 blocks per SM.

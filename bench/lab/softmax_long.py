@@ -364,6 +364,13 @@ if "--session14b" in sys.argv:  # bisecting crepcs against PackedPart: the libra
                  ("libpn8_t256_b4", libc(8, 256, 64, "libpn8_t256_b4", 4)),
                  ("libpnx8_t256_b4", libc(8, 256, 64, "libpnx8_t256_b4", 4)),
                  ("libpxs8_t256_b4", libc(8, 256, 64, "libpxs8_t256_b4", 4))]) * 3)]
+if "--session15" in sys.argv:  # the port's candidate: crepcs with the library's NaN rules (crepn: no spill either)
+    NAME_SUFFIX = "-session15"
+    DTYPES = ["float16"]
+    ROWS = [("softmax", "128x131072", 128, 131072, False,
+             ([c for c in SESSION13_128 if c[0] in ("libw8_t256_b3",)]
+              + [("crepcs8_t256_b4", creg(8, 256, 64, "crepcs8_t256_b4", 4)),
+                 ("crepn8_t256_b4", creg(8, 256, 64, "crepn8_t256_b4", 4))]) * 3)]
 if "--session6" in sys.argv:  # the sixth session's candidates only (bench/results/lab/lab-softmax_long-session6.*)
     NAME_SUFFIX = "-session6"
     ROWS = [
