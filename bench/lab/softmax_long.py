@@ -340,37 +340,38 @@ if "--session13b" in sys.argv:  # crep at 4 blocks per SM with f16's max taken o
     ROWS = [("softmax", "128x131072", 128, 131072, False,
              ([c for c in SESSION13_128 if c[0] in ("libw8_t256_b3", "creg8_t256_b3", "crep8_t256_b4")]
               + [("libp8_t256_b4", libc(8, 256, 64, "libp8_t256_b4", 4))]) * 3)]
+
+
+def packed(name):
+    """A 128x131072 candidate in clusters of 8 blocks of 256 threads, 64 values a thread, 4 blocks per SM: the lab's
+    kernel (crep...) or the library's part (lib...)."""
+    return (name, (creg if name.startswith("c") else libc)(8, 256, 64, name, 4))
+
+
+def f16_long_row(*names):
+    """Sessions 14 and 15: one f16 128x131072 row, RegisterPart (libw) and the named packed candidates, three
+    rounds in turn."""
+    libw = [c for c in SESSION13_128 if c[0] == "libw8_t256_b3"]
+    return [("softmax", "128x131072", 128, 131072, False, (libw + [packed(n) for n in names]) * 3)]
+
+
 if "--session14" in sys.argv:  # f16 PackedPart: base-2 stats (libp) and natural ones (libpn, bf16's form), each
     # also with its mailbox opened after the loads (libpo, libpno), against RegisterPart (libw), the lab's crep and crep
     # with the library's evict-first loads (crepcs)
     NAME_SUFFIX = "-session14"
     DTYPES = ["float16"]
-    ROWS = [("softmax", "128x131072", 128, 131072, False,
-             ([c for c in SESSION13_128 if c[0] in ("libw8_t256_b3", "crep8_t256_b4")]
-              + [("libp8_t256_b4", libc(8, 256, 64, "libp8_t256_b4", 4)),
-                 ("libpn8_t256_b4", libc(8, 256, 64, "libpn8_t256_b4", 4)),
-                 ("crepcs8_t256_b4", creg(8, 256, 64, "crepcs8_t256_b4", 4)),
-                 ("libpo8_t256_b4", libc(8, 256, 64, "libpo8_t256_b4", 4)),
-                 ("libpno8_t256_b4", libc(8, 256, 64, "libpno8_t256_b4", 4))]) * 3)]
+    ROWS = f16_long_row("crep8_t256_b4", "libp8_t256_b4", "libpn8_t256_b4", "crepcs8_t256_b4", "libpo8_t256_b4",
+                        "libpno8_t256_b4")
 if "--session14b" in sys.argv:  # bisecting crepcs against PackedPart: the library's part with the lab's exchange
     # (libpx, libpnx), and also with crep's store pass (libpxs)
     NAME_SUFFIX = "-session14b"
     DTYPES = ["float16"]
-    ROWS = [("softmax", "128x131072", 128, 131072, False,
-             ([c for c in SESSION13_128 if c[0] in ("libw8_t256_b3",)]
-              + [("crepcs8_t256_b4", creg(8, 256, 64, "crepcs8_t256_b4", 4)),
-                 ("libp8_t256_b4", libc(8, 256, 64, "libp8_t256_b4", 4)),
-                 ("libpx8_t256_b4", libc(8, 256, 64, "libpx8_t256_b4", 4)),
-                 ("libpn8_t256_b4", libc(8, 256, 64, "libpn8_t256_b4", 4)),
-                 ("libpnx8_t256_b4", libc(8, 256, 64, "libpnx8_t256_b4", 4)),
-                 ("libpxs8_t256_b4", libc(8, 256, 64, "libpxs8_t256_b4", 4))]) * 3)]
+    ROWS = f16_long_row("crepcs8_t256_b4", "libp8_t256_b4", "libpx8_t256_b4", "libpn8_t256_b4", "libpnx8_t256_b4",
+                        "libpxs8_t256_b4")
 if "--session15" in sys.argv:  # the port's candidate: crepcs with the library's NaN rules (crepn: no spill either)
     NAME_SUFFIX = "-session15"
     DTYPES = ["float16"]
-    ROWS = [("softmax", "128x131072", 128, 131072, False,
-             ([c for c in SESSION13_128 if c[0] in ("libw8_t256_b3",)]
-              + [("crepcs8_t256_b4", creg(8, 256, 64, "crepcs8_t256_b4", 4)),
-                 ("crepn8_t256_b4", creg(8, 256, 64, "crepn8_t256_b4", 4))]) * 3)]
+    ROWS = f16_long_row("crepcs8_t256_b4", "crepn8_t256_b4")
 if "--session6" in sys.argv:  # the sixth session's candidates only (bench/results/lab/lab-softmax_long-session6.*)
     NAME_SUFFIX = "-session6"
     ROWS = [
