@@ -63,7 +63,8 @@ __device__ __forceinline__ void widen_again(Pack<T, P> (&packs)[kPacks]) {
 // each value exponentiated twice: against the thread's max for the stats, then against the row's for y =
 // exp(x - row max) / row sum. The second exponential costs less than the occupancy gains where a row's
 // blocks make more than a wave (128 x 131072 bf16; kernel.cuh takes it for bf16 only: f16's build here ran
-// slower than RegisterPart, the lab's crep f16 faster: notes, "Session 13"). kBase2: as RegisterPart's.
+// slower than RegisterPart, the lab's crep f16 faster: notes, "Session 13" and "Session 14"). kBase2: as
+// RegisterPart's.
 template <int kBlockThreads, int kPacks, class T, int P, bool kBase2>
 struct PackedPart {
   static_assert(sizeof(T) == 2 && sizeof(Pack<T, P>) == 16, "16-byte packs of a half type");

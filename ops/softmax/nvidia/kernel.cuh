@@ -504,10 +504,10 @@ oprt_status_t launch_rows_across_grid(const T *x, T *y, int64_t rows, int64_t co
 // A cluster of kBlocks blocks per row (the kernel's compiled-in cluster size), each holding `chunk`
 // elements of it; softmax takes the unmasked kernel where every part is whole (128 x 131072, 16 x 262144),
 // with bf16 parts held packed (PackedPart, 4 blocks per SM) where the 8-block clusters make more than a wave
-// of the 3-per-SM kernel (128 x 131072: 20.6-20.8 us against 21.0-21.2; 16 x 262144 is one wave, where
-// occupancy buys nothing and the second exponential costs; f16's PackedPart ran 21.6-21.7 against 20.6-20.7:
-// notes, "Session 13"). log_softmax keeps the masked one: its unmasked bf16 kernel spills at 80 registers
-// and ran slower (128 x 131072: 24.9 us against 21.2; notes, "Session 9").
+// of the 3-per-SM kernel (128 x 131072; 16 x 262144 is one wave, where occupancy buys nothing and the second
+// exponential costs; f16's PackedPart ran slower than RegisterPart: notes, "Session 13" and "Session 14").
+// log_softmax keeps the masked one: its unmasked bf16 kernel spills at 80 registers and ran slower (notes,
+// "Session 9").
 template <class T, int P, int kBlocks>
 oprt_status_t launch_rows_in_cluster(const T *x, T *y, int64_t rows, int64_t cols, int64_t chunk, bool log,
                                      int64_t sm_count, oprt_stream_t stream) {
