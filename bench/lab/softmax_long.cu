@@ -252,21 +252,29 @@ struct Stat {
 
 __device__ __forceinline__ Stat empty_stat() { return {kNegInf, 0.f}; }
 
-// Commutative (so every lane of a butterfly gets the same bits); an all -inf part adds nothing. kNan (the
-// library's rule, session 14's crepn): a NaN max, which a part whose sum is NaN carries, makes the result NaN, where
-// fmaxf would drop it (and with it a part of NaNs whose max was -inf).
-template <bool kNan = false>
+// NaN rules of combine, warp_allreduce, cluster_exchange and crep_body: kNanNone (crep: fmaxf drops a NaN max,
+// and with it a part of NaNs whose max was -inf), kNanInMax (crepn, session 14: the library's CombineStats rule: a
+// NaN sum gives the stat a NaN max, which the combine keeps, by branches), kNanInSum (crepm, session 15: the max
+// skips NaN and the NaN rides in the sum; the factor, not the product, is 0 for an all -inf part; no branches).
+enum NanRule { kNanNone, kNanInMax, kNanInSum };
+
+// Commutative (so every lane of a butterfly gets the same bits); an all -inf part adds nothing.
+template <int kNan = kNanNone>
 __device__ __forceinline__ Stat combine(Stat a, Stat b) {
-  if constexpr (kNan) {
+  if constexpr (kNan == kNanInMax) {
     if (a.m != a.m || b.m != b.m) return {__int_as_float(0x7fffffff), __int_as_float(0x7fffffff)};
   }
   const float m = fmaxf(a.m, b.m);
+  if constexpr (kNan == kNanInSum) {
+    const float fa = ex2((a.m - m) * kLog2e), fb = ex2((b.m - m) * kLog2e);
+    return {m, a.s * (a.m == kNegInf ? 0.f : fa) + b.s * (b.m == kNegInf ? 0.f : fb)};
+  }
   const float sa = a.m == kNegInf ? 0.f : a.s * ex2((a.m - m) * kLog2e);
   const float sb = b.m == kNegInf ? 0.f : b.s * ex2((b.m - m) * kLog2e);
   return {m, sa + sb};
 }
 
-template <bool kNan = false>
+template <int kNan = kNanNone>
 __device__ __forceinline__ Stat warp_allreduce(Stat st) {
 #pragma unroll
   for (int o = 16; o > 0; o >>= 1) {
@@ -331,7 +339,7 @@ __device__ __forceinline__ void normalize_store(float (&f)[EPT], float m_thread,
 // barrier.cluster.arrive.release compiles to MEMBAR.ALL.GPU, which waits for the previous row's stores;
 // so does fence.proxy.async without a state space). A slot is rewritten (row k + 2) only after every block
 // has pushed row k + 1, which each does after its reads of row k's slots have returned their values.
-template <int CL, int W, bool kNan = false>
+template <int CL, int W, int kNan = kNanNone>
 __device__ __forceinline__ Stat cluster_exchange(Stat warp_stat, float2 *slots, uint32_t bar, uint32_t parity,
                                                  unsigned rank, int *err) {
   const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
@@ -488,9 +496,8 @@ __device__ __forceinline__ void launder(uint4 (&v)[NV]) {
   for (int j = 0; j < NV; ++j) asm volatile("" : "+r"(v[j].x), "+r"(v[j].y), "+r"(v[j].z), "+r"(v[j].w));
 }
 
-// kNan (crepn, session 14): the library's NaN rules, so that a part of NaNs (max -inf by __hmax2, sum NaN) makes the
-// row NaN: a NaN sum gives the stat a NaN max, and the exchange's combine keeps a NaN max.
-template <class T, int CL, int THREADS, int EPT, bool kEvictFirst = false, bool kNan = false>
+// kNan (NanRule): crepn and crepm make a row with a part of NaNs (max -inf by __hmax2, sum NaN) NaN, as the library.
+template <class T, int CL, int THREADS, int EPT, bool kEvictFirst = false, int kNan = kNanNone>
 __device__ __forceinline__ void crep_body(const T *__restrict__ x, T *__restrict__ y, long long cols, int *err) {
   constexpr int P = Io<T>::P, NV = EPT / P, W = THREADS / 32, CHUNK = THREADS * EPT;
   static_assert(EPT % P == 0 && P % 2 == 0, "whole packs of pairs");
@@ -542,7 +549,7 @@ __device__ __forceinline__ void crep_body(const T *__restrict__ x, T *__restrict
     }
   }
   const float sum = s0 + s1;
-  const Stat warp_stat = warp_allreduce<kNan>({kNan && sum != sum ? sum : m, sum});
+  const Stat warp_stat = warp_allreduce<kNan>({kNan == kNanInMax && sum != sum ? sum : m, sum});
   cluster_wait();
   const Stat total = cluster_exchange<CL, W, kNan>(warp_stat, slots, smem_addr(&xbar), 0, rank, err);
   const float row_shift = total.m * kLog2e, inverse = 1.f / total.s;
@@ -1096,7 +1103,12 @@ extern "C" __global__ void __cluster_dims__(8, 1, 1) __launch_bounds__(256, 4)
 }
 extern "C" __global__ void __cluster_dims__(8, 1, 1) __launch_bounds__(256, 4)
     crepn8_t256_b4_f16(const __half *x, __half *y, long long cols, int *err) {
-  lab::crep_body<__half, 8, 256, 64, true, true>(x, y, cols, err);
+  lab::crep_body<__half, 8, 256, 64, true, lab::kNanInMax>(x, y, cols, err);
+}
+// Session 15: crepm: crepcs with the NaN carried in the sum (branch-free; the library's PackedPart now does so).
+extern "C" __global__ void __cluster_dims__(8, 1, 1) __launch_bounds__(256, 4)
+    crepm8_t256_b4_f16(const __half *x, __half *y, long long cols, int *err) {
+  lab::crep_body<__half, 8, 256, 64, true, lab::kNanInSum>(x, y, cols, err);
 }
 
 // Session 13: the library's cluster kernel with its parts held packed (cluster_rows.cuh, PackedPart), 4 blocks per SM.

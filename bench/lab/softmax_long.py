@@ -349,7 +349,7 @@ def packed(name):
 
 
 def f16_long_row(*names):
-    """Sessions 14 and 15: one f16 128x131072 row, RegisterPart (libw) and the named packed candidates, three
+    """Sessions 14 and 15: one 128x131072 row (f16; bf16 for --session15c), RegisterPart (libw) and the named packed candidates, three
     rounds in turn."""
     libw = [c for c in SESSION13_128 if c[0] == "libw8_t256_b3"]
     return [("softmax", "128x131072", 128, 131072, False, (libw + [packed(n) for n in names]) * 3)]
@@ -372,6 +372,15 @@ if "--session15" in sys.argv:  # the port's candidate: crepcs with the library's
     NAME_SUFFIX = "-session15"
     DTYPES = ["float16"]
     ROWS = f16_long_row("crepcs8_t256_b4", "crepn8_t256_b4")
+if "--session15b" in sys.argv:  # the library's PackedPart with its NaN in the sum (branch-free combine) and its
+    # store addresses from element offsets (no spill) against crepcs, crepm (crepcs, NaN in the sum) and RegisterPart
+    NAME_SUFFIX = "-session15b"
+    DTYPES = ["float16"]
+    ROWS = f16_long_row("crepcs8_t256_b4", "crepm8_t256_b4", "libp8_t256_b4")
+if "--session15c" in sys.argv:  # the same PackedPart for bf16 (the library's bf16 kernel) against RegisterPart
+    NAME_SUFFIX = "-session15c"
+    DTYPES = ["bfloat16"]
+    ROWS = f16_long_row("libp8_t256_b4")
 if "--session6" in sys.argv:  # the sixth session's candidates only (bench/results/lab/lab-softmax_long-session6.*)
     NAME_SUFFIX = "-session6"
     ROWS = [

@@ -39,8 +39,8 @@ def _special_rows(n, dtype):
     rows[6, :] = h  # all huge: uniform
     rows[7, :] = 0.0  # uniform
     rows[8, :] = -h
-    rows[9, :] = -np.inf  # NaN among -inf only -> NaN (not an all -inf part that adds nothing)
-    rows[9, n // 2] = np.nan
+    rows[9, : n // 2] = -np.inf  # NaN among -inf only in a first half (whole parts of a split row) beside finite
+    rows[9, n // 4] = np.nan  # values -> NaN (such a part's max is -inf, yet it is no all -inf part that adds nothing)
     rows[10, : n // 2] = -np.inf  # a first half of -inf (whole parts of a split row) -> 0 (log: -inf) there
     with np.errstate(all="ignore"):
         return rows.astype(testing.np_dtype(dtype))

@@ -62,18 +62,18 @@ __device__ __forceinline__ void widen_again(Pack<T, P> (&packs)[kPacks]) {
 // 16-bit values, half RegisterPart's registers, so 4 blocks of 256 fit an SM where RegisterPart allows 3),
 // each value exponentiated twice: against the thread's max for the stats, then against the row's for y =
 // exp(x - row max) / row sum. The second exponential costs less than the occupancy gains where a row's
-// blocks make more than a wave (128 x 131072 bf16; kernel.cuh takes it for bf16 only: f16's build here ran
-// slower than RegisterPart, the lab's crep f16 faster: notes, "Session 13" and "Session 14"). kBase2: as
+// blocks make more than a wave (128 x 131072 f16 and bf16: notes, "Session 13" and "Session 15"). kBase2: as
 // RegisterPart's.
 template <int kBlockThreads, int kPacks, class T, int P, bool kBase2>
 struct PackedPart {
   static_assert(sizeof(T) == 2 && sizeof(Pack<T, P>) == 16, "16-byte packs of a half type");
   using C = float;
-  using Combine = CombineStats<C, kBase2>;
+  using Combine = CombineStatsCarryingNaNInSum<C, kBase2>;
   Pack<T, P> packs[kPacks];
   RowStats<C> stats;  // of this thread's values
 
   static __device__ __forceinline__ int index(int j) { return j * kBlockThreads + static_cast<int>(threadIdx.x); }
+  static __device__ __forceinline__ unsigned element_offset(int j) { return (j * kBlockThreads + threadIdx.x) * P; }
 
   // As RegisterPart::load for whole parts of softmax (the only kind this part takes).
   template <bool kWhole>
@@ -92,11 +92,10 @@ struct PackedPart {
 #pragma unroll
       for (int k = 0; k < P; ++k) sums[k % 2] += exponential_after<kBase2>(values[k], offset);
     }
-    const C total = sums[0] + sums[1];
-    stats = {total != total ? total : max, total};  // a NaN sum makes the max NaN, as exponentiate's
+    stats = {max, sums[0] + sums[1]};  // a NaN or +inf among the values: a NaN sum (Combine carries it)
   }
 
-  // y = exp(x - row max) / row sum: NaN for an all -inf row (-inf - -inf) and for a row whose max is NaN.
+  // y = exp(x - row max) / row sum: NaN for an all -inf row (-inf - -inf) and for a row whose sum is NaN.
   template <bool kWhole>
   __device__ __forceinline__ void store(Pack<T, P> *out, int, const RowStats<C> &row, bool) {
     static_assert(kWhole, "whole parts only");
@@ -108,7 +107,9 @@ struct PackedPart {
       unpack(packs[j], values);
 #pragma unroll
       for (int k = 0; k < P; ++k) values[k] = exponential_after<kBase2>(values[k], offset) * inverse;
-      store_pack_once(out + index(j), pack<T>(values));
+      // The address from an unsigned element offset: as out + index(j), ptxas kept one 64-bit base address for
+      // every store, and spilled it at 64 registers (notes: "Session 15").
+      store_pack_once(reinterpret_cast<Pack<T, P> *>(reinterpret_cast<T *>(out) + element_offset(j)), pack<T>(values));
     }
   }
 };

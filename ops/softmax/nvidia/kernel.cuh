@@ -503,16 +503,16 @@ oprt_status_t launch_rows_across_grid(const T *x, T *y, int64_t rows, int64_t co
 
 // A cluster of kBlocks blocks per row (the kernel's compiled-in cluster size), each holding `chunk`
 // elements of it; softmax takes the unmasked kernel where every part is whole (128 x 131072, 16 x 262144),
-// with bf16 parts held packed (PackedPart, 4 blocks per SM) where the 8-block clusters make more than a wave
-// of the 3-per-SM kernel (128 x 131072; 16 x 262144 is one wave, where occupancy buys nothing and the second
-// exponential costs; f16's PackedPart ran slower than RegisterPart: notes, "Session 13" and "Session 14").
+// with half-type parts held packed (PackedPart, 4 blocks per SM) where the 8-block clusters make more than a
+// wave of the 3-per-SM kernel (128 x 131072; 16 x 262144 is one wave, where occupancy buys nothing and the
+// second exponential costs; notes, "Session 13" and "Session 15").
 // log_softmax keeps the masked one: its unmasked bf16 kernel spills at 80 registers and ran slower (notes,
 // "Session 9").
 template <class T, int P, int kBlocks>
 oprt_status_t launch_rows_in_cluster(const T *x, T *y, int64_t rows, int64_t cols, int64_t chunk, bool log,
                                      int64_t sm_count, oprt_stream_t stream) {
   const bool whole = !log && chunk == kPartLength<T, kClusterThreads> && cols == kBlocks * chunk;
-  constexpr bool kPackable = std::is_same_v<T, bfloat16> && P * sizeof(T) == 16 && kBlocks == kClusterBlocks;
+  constexpr bool kPackable = sizeof(T) == 2 && P * sizeof(T) == 16 && kBlocks == kClusterBlocks;
   const bool packed = kPackable && whole && rows * kBlocks > sm_count * kClusterBlocksPerSM<T, false>;
   const auto kernel = packed  ? softmax_rows_in_cluster<T, P, kBlocks, false, true, kPackable>
                       : whole ? softmax_rows_in_cluster<T, P, kBlocks, false, true>
