@@ -15,6 +15,7 @@ dispatcher skips the cluster tier there; lib_cluster8 is timed on 16x262144 for 
 """
 
 import ctypes
+import os
 import pathlib
 import sys
 import traceback
@@ -381,6 +382,12 @@ if "--session15c" in sys.argv:  # the same PackedPart for bf16 (the library's bf
     NAME_SUFFIX = "-session15c"
     DTYPES = ["bfloat16"]
     ROWS = f16_long_row("libp8_t256_b4")
+if "--session15d" in sys.argv:  # 16x262144 half rows: the library's whole 16-block kernel (libw16) beside creg16;
+    # run once per build (LAB_CUBIN=<name>: build/<name>.cubin), to compare two builds of the library
+    NAME_SUFFIX = "-session15d"
+    DTYPES = ["float16", "bfloat16"]
+    ROWS = [("softmax", "16x262144", 16, 262144, False,
+             [c for c in SESSION13_16 if c[0] in ("libw16_t256_b3", "creg16_t256_b3")] * 3)]
 if "--session6" in sys.argv:  # the sixth session's candidates only (bench/results/lab/lab-softmax_long-session6.*)
     NAME_SUFFIX = "-session6"
     ROWS = [
@@ -412,7 +419,7 @@ class CUlaunchConfig(ctypes.Structure):
 class GpuEnv:
     def __init__(self, lab, torch, cupy):
         self.lab, self.torch, self.cupy = lab, torch, cupy
-        self.module = lab.load(NAME)
+        self.module = lab.load(os.environ.get("LAB_CUBIN", NAME))  # another build of this lab, to compare
         self.kernels = {}
         self.sm_count = torch.cuda.get_device_properties(0).multi_processor_count
         try:

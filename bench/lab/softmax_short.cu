@@ -698,3 +698,18 @@ LIB_TILE_HALF(128, 8, 2, 128, 16)
 LIB_TILE_HALF(256, 16, 2, 128, 16)
 LIB_TILE_HALF(512, 32, 2, 64, 32)
 LIB_TILE(f32, 512, 32, 4, 64, 16)
+
+// Session 15: the same tiles unmasked (softmax_rows_of_tile's kWhole: full tiles of whole rows).
+#define LIB_TILE_WHOLE(DT, COLS, LANES, PACKS, BLOCK, MINB)                                                      \
+  extern "C" __global__ void __launch_bounds__(BLOCK, MINB)                                                     \
+      lib_tilew_##DT##_c##COLS(const DT_##DT *x, DT_##DT *y, long long rows, long long cols) {                  \
+    oprt::gpu::softmax_detail::softmax_rows_of_tile<DT_##DT, 16 / sizeof(DT_##DT), LANES, PACKS, BLOCK, false,  \
+                                                    true>(x, y, rows, cols);                                    \
+  }
+LIB_TILE_WHOLE(f16, 128, 8, 2, 128, 16)
+LIB_TILE_WHOLE(bf16, 128, 8, 2, 128, 16)
+LIB_TILE_WHOLE(f16, 256, 16, 2, 128, 16)
+LIB_TILE_WHOLE(bf16, 256, 16, 2, 128, 16)
+LIB_TILE_WHOLE(f16, 512, 32, 2, 64, 32)
+LIB_TILE_WHOLE(bf16, 512, 32, 2, 64, 32)
+LIB_TILE_WHOLE(f32, 512, 32, 4, 64, 16)

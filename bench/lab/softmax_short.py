@@ -198,15 +198,15 @@ class LibTile:
     lib = True
     SHAPES = {(128, 8): (8, 2, 128), (256, 8): (16, 2, 128), (512, 8): (32, 2, 64), (512, 4): (32, 4, 64)}
 
-    def __init__(self, cols, dtype):
-        self.cols = cols
+    def __init__(self, cols, dtype, whole=False):
+        self.cols, self.whole = cols, whole
         self.lanes, self.packs, self.block = self.SHAPES[(cols, PACK[dtype])]
-        self.key = "LIB tile t%dv%db%d" % (self.lanes, self.packs, self.block)
+        self.key = "LIB tile t%dv%db%d%s" % (self.lanes, self.packs, self.block, " whole" if whole else "")
         self.variant = self.key
 
     def kernel_name(self, dtype, op):
         assert op == "softmax"
-        return "lib_tile_%s_c%d" % (SHORT[dtype], self.cols)
+        return "lib_tile%s_%s_c%d" % ("w" if self.whole else "", SHORT[dtype], self.cols)
 
     def launch(self, rows, cols, occupancy, sms, log):
         tiles = ceil_div(rows, self.block // self.lanes)
@@ -250,12 +250,20 @@ SESSION12 = [("softmax", dt, [128, 256, 512], "tile") for dt in ("float16", "bfl
     ("softmax", "float32", [512], "tile")]
 if "--session12" in sys.argv:
     PLAN = SESSION12
+# Session 15 (--session15): the library's tile kernel masked (as launched before) and unmasked (kWhole: full tiles
+# of whole rows), three rounds in turn.
+SESSION15 = [("softmax", dt, [128, 256, 512], "whole") for dt in ("float16", "bfloat16")] + [
+    ("softmax", "float32", [512], "whole")]
+if "--session15" in sys.argv:
+    PLAN = SESSION15
 
 
 def pick(configs, dtype, cols, how, ranking):
     """The candidates of one plan entry for `dtype`: all, or the library's plus the n fastest tile configs of
     the softmax run of `how[1]` (same columns), rebuilt for `dtype` (same config, so the same tile); "tile":
     the library's tile kernel and the lab's tile configs of its shape (one row per lane group, no hints)."""
+    if how == "whole":
+        return [LibTile(cols, dtype), LibTile(cols, dtype, whole=True)] * 3
     if how == "tile":
         lib = LibTile(cols, dtype)
         group = "F32_CONFIGS" if dtype == "float32" else "HALF_CONFIGS"
@@ -287,7 +295,7 @@ def cubin_symbols():
         path = shutil.which(tool)
         if path:
             text = subprocess.run([path] + args + [str(cubin)], capture_output=True, text=True).stdout
-            return set(re.findall(r"\b((?:sm|ls|bsm|bls|lib_warp|lib_block|lib_tile)_\w+)", text))
+            return set(re.findall(r"\b((?:sm|ls|bsm|bls|lib_warp|lib_block|lib_tilew?)_\w+)", text))
     return None
 
 
@@ -430,8 +438,8 @@ def main():
         print("%-12s %-18s %-9s best %-8s %-34s LIB %-8s recorded %-7s peer %s" % (
             k[0], k[1], k[2], "%.2f" % s["best"][0] if s["best"] else "-", s["best"][1] if s["best"] else "",
             "%.2f" % s["lib"][0] if s["lib"] else "-", s["ours"], s["peer"]))
-    lab.save(NAME + ("-session12" if PLAN is SESSION12 else ""), rows_out, {"elapsed_s": time.time() - T0,
-                                                                           "sm_count": sms})
+    suffix = {id(SESSION12): "-session12", id(SESSION15): "-session15"}.get(id(PLAN), "")
+    lab.save(NAME + suffix, rows_out, {"elapsed_s": time.time() - T0, "sm_count": sms})
     print("elapsed %.1f s" % (time.time() - T0))
     return 0
 

@@ -157,10 +157,12 @@ CASES = (
 # benchmark must flush L2 (or rotate buffers) between iterations for it.
 
 # Many short rows (a block of the tile tier holds 2 to 128 rows, a group of the warp tier several): row counts
-# that leave a tail in every tile and group size, rows of 1 to 65 packs, in place, special values.
+# that leave a tail in every tile and group size (37, 301) and none (256: full tiles, the tile tier's unmasked
+# kernel where rows are a power of two packs), rows of 1 to 65 packs, in place, special values.
 CASES += [Case(shapes=((r, n),), out=o, attrs=_attrs(-1, log), scale=SCALE)
-          for n in (4, 8, 16, 128, 136, 512, 520) for r in (37, 301) for o in (None, 0) for log in LOGS]
-CASES += [Case(shapes=((301, n),), fill="specials", attrs=_attrs(-1, log), scale=SCALE) for n in (128, 512) for log in LOGS]
+          for n in (4, 8, 16, 128, 136, 512, 520) for r in (37, 256, 301) for o in (None, 0) for log in LOGS]
+CASES += [Case(shapes=((r, n),), fill="specials", attrs=_attrs(-1, log), scale=SCALE)
+          for r in (256, 301) for n in (128, 512) for log in LOGS]
 
 BENCH_CASES = [BenchCase(shapes=(s,), dtype=d, attrs=(("axis", -1),))
                for s in ((4096, 4096), (8192, 8192), (32768, 1024), (128, 131072), (16, 262144))

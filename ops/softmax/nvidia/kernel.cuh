@@ -396,7 +396,8 @@ oprt_status_t allow_shared_bytes(size_t bytes, size_t static_bytes = kStaticShar
 }
 
 // Instantiates the tile kernel for the smallest power of two kRowPacks >= the row's packs, of shape
-// tile_shape<T>(kRowPacks), softmax or log_softmax; a block per tile.
+// tile_shape<T>(kRowPacks), softmax or log_softmax; a block per tile. Full tiles of rows of exactly
+// kRowPacks packs take the unmasked kernel (kWhole; lab softmax_short, notes: "Session 15").
 template <class T, int P, int kRowPacks>
 oprt_status_t launch_rows_in_tiles(const T *x, T *y, int64_t rows, int64_t cols, bool log, oprt_stream_t stream) {
   if constexpr (kRowPacks * P < kRegisterCols) {
@@ -404,19 +405,19 @@ oprt_status_t launch_rows_in_tiles(const T *x, T *y, int64_t rows, int64_t cols,
   }
   constexpr TileShape shape = tile_shape<T>(kRowPacks);
   constexpr int kBlockThreads = shape.block_threads;
-  constexpr auto softmax_kernel =
-      softmax_rows_in_tiles<T, P, shape.lanes, shape.packs, kBlockThreads, shape.min_blocks, false>;
-  constexpr auto log_kernel =
-      softmax_rows_in_tiles<T, P, shape.lanes, shape.packs, kBlockThreads, shape.min_blocks, true>;
+  static_assert(shape.lanes * shape.packs == kRowPacks, "a tile's row is kRowPacks packs");
+  constexpr int kRowsPerTile = kBlockThreads / shape.lanes;
+  const bool whole = cols == kRowPacks * P && rows % kRowsPerTile == 0;
+  const auto kernel =
+      log ? (whole ? softmax_rows_in_tiles<T, P, shape.lanes, shape.packs, kBlockThreads, shape.min_blocks, true, true>
+                   : softmax_rows_in_tiles<T, P, shape.lanes, shape.packs, kBlockThreads, shape.min_blocks, true>)
+          : (whole ? softmax_rows_in_tiles<T, P, shape.lanes, shape.packs, kBlockThreads, shape.min_blocks, false, true>
+                   : softmax_rows_in_tiles<T, P, shape.lanes, shape.packs, kBlockThreads, shape.min_blocks, false>);
   // A block per tile: along x up to the grid's limit, then along y.
-  const int64_t tiles = ceil_div(rows, kBlockThreads / shape.lanes);
+  const int64_t tiles = ceil_div(rows, kRowsPerTile);
   const dim3 blocks(static_cast<unsigned>(std::min(tiles, kMaxGridBlocks)),
                     static_cast<unsigned>(ceil_div(tiles, kMaxGridBlocks)));
-  if (log) {
-    log_kernel<<<blocks, kBlockThreads, 0, to_stream(stream)>>>(x, y, rows, cols);
-  } else {
-    softmax_kernel<<<blocks, kBlockThreads, 0, to_stream(stream)>>>(x, y, rows, cols);
-  }
+  kernel<<<blocks, kBlockThreads, 0, to_stream(stream)>>>(x, y, rows, cols);
   return check_launch("softmax_rows_in_tiles", blocks, kBlockThreads, 0);
 }
 

@@ -132,10 +132,11 @@ struct CombineStats {
   }
 };
 
-// CombineStats for stats whose max skips NaN (PackedPart's): there a NaN among a part's values rides in its
-// sum alone, so the merge needs neither MaxOp's NaN test nor rescaled_sum's early return: the factor, not the
+// CombineStats for stats whose max skips NaN (PackedPart's): a NaN among a part's values rides in its sum
+// alone, so the merge needs neither MaxOp's NaN test nor rescaled_sum's early return: the factor, not the
 // product, is 0 for an all -inf part, so that part's NaN sum (NaN and -inf values only) still makes the row's
-// NaN. Branch-free: with CombineStats's branches the lab's packed kernel ran slower (notes: "Session 15").
+// NaN. Branch-free: with CombineStats's branches the lab's packed kernel ran slower (notes: "Session 15";
+// RegisterPart keeps CombineStats: this one gained it nothing and spilled its masked kernels).
 template <class C, bool kBase2 = false>
 struct CombineStatsCarryingNaNInSum {
   __device__ __forceinline__ RowStats<C> operator()(const RowStats<C> &a, const RowStats<C> &b) const {
