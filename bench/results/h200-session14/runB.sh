@@ -4,12 +4,7 @@
 # file on nvidia from the final sm_90 wheel (the one benchmarked) and, at the same time, from the compute_80 PTX-only
 # wheel, and run_ops's tests.
 set -u
-[ -d /tmp/oprt-site ] && [ -f /tmp/q1/cu13.part.aa ] || { echo "not the machine runS.sh ran on"; exit 3; }
-cp /tmp/whl1/*.whl .whl2/
-python3 -m pip install -q --no-index --no-deps --target /tmp/site .whl2/*.whl 2>&1 | tail -1
-W=/tmp/nvidia_cutlass_dsl_libs_cu13-4.8.1-cp312-cp312-manylinux_2_28_x86_64.whl
-cat /tmp/q1/cu13.part.aa .q2/cu13.part.ab > $W && python3 -m pip install -q --no-index --no-deps --target /tmp/site-cu13 $W \
-  && cp -rn /tmp/site-cu13/. /tmp/site/ 2>/dev/null; echo "quack libs merged"
+tools/gpu_peers_site.sh || exit $?
 PYTHONPATH=/tmp/site:/tmp/site/nvidia_cutlass_dsl/dsl_packages:/tmp/oprt-site:$PWD \
   python3 -c "import operator_runtime; print('operator_runtime from', operator_runtime.__file__)"
 PYTHONPATH=/tmp/site:/tmp/site/nvidia_cutlass_dsl/dsl_packages:/tmp/oprt-site:$PWD \

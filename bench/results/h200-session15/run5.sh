@@ -3,12 +3,7 @@
 # and QuACK on the softmax rows still behind QuACK (16x262144 and 8192x512, f16 and bf16; bench/lab/peer_kernels.py:
 # one profiled call each after an L2 flush), details as CSV plus a summary of the main metrics per kernel.
 set -u
-[ -d /tmp/oprt-site ] && [ -f /tmp/q1/cu13.part.aa ] || { echo "not the machine runS.sh ran on"; exit 3; }
-cp /tmp/whl1/*.whl .whl2/
-python3 -m pip install -q --no-index --no-deps --target /tmp/site .whl2/*.whl 2>&1 | tail -1
-W=/tmp/nvidia_cutlass_dsl_libs_cu13-4.8.1-cp312-cp312-manylinux_2_28_x86_64.whl
-cat /tmp/q1/cu13.part.aa .q2/cu13.part.ab > $W && python3 -m pip install -q --no-index --no-deps --target /tmp/site-cu13 $W \
-  && cp -rn /tmp/site-cu13/. /tmp/site/ 2>/dev/null; echo "quack libs merged"
+tools/gpu_peers_site.sh || exit $?
 export PYTHONPATH=/tmp/site:/tmp/site/nvidia_cutlass_dsl/dsl_packages:/tmp/oprt-site:$PWD
 for dt in float16 bfloat16; do
   timeout 200 ncu --clock-control none --profile-from-start off --set full -f -o /tmp/peers-$dt \
