@@ -73,7 +73,7 @@ struct PackedPart {
   RowStats<C> stats;  // of this thread's values
 
   static __device__ __forceinline__ int index(int j) { return j * kBlockThreads + static_cast<int>(threadIdx.x); }
-  static __device__ __forceinline__ unsigned element_offset(int j) { return (j * kBlockThreads + threadIdx.x) * P; }
+  static __device__ __forceinline__ unsigned element_offset(int j) { return static_cast<unsigned>(index(j)) * P; }
 
   // As RegisterPart::load for whole parts of softmax (the only kind this part takes).
   template <bool kWhole>

@@ -95,17 +95,24 @@ __device__ __forceinline__ float base2_shift(float max) {
 #endif
 }
 
+// exp(part max - max): what rescales a part's sum to a new max, through the same shifts as the part's
+// exponentials (base2_shift where kBase2).
+template <bool kBase2, class C>
+__device__ __forceinline__ C max_shift_factor(C part_max, C max) {
+  if constexpr (kBase2) {
+    static_assert(std::is_same_v<C, float>, "base-2 stats are f16's");
+    return fast_exp2(base2_shift(part_max) - base2_shift(max));
+  } else {
+    return exponential(part_max - max);
+  }
+}
+
 // `stats.sum` rescaled to a new max (>= stats.max or NaN). An all -inf part contributes nothing
 // (skipping exp(-inf - -inf) = NaN); a NaN max makes the sum NaN.
 template <bool kBase2 = false, class C>
 __device__ __forceinline__ C rescaled_sum(const RowStats<C> &stats, C max) {
   if (stats.max == negative_infinity<C>()) return C(0);
-  if constexpr (kBase2) {
-    static_assert(std::is_same_v<C, float>, "base-2 stats are f16's");
-    return stats.sum * fast_exp2(base2_shift(stats.max) - base2_shift(max));
-  } else {
-    return stats.sum * exponential(stats.max - max);
-  }
+  return stats.sum * max_shift_factor<kBase2>(stats.max, max);
 }
 
 // Folds n values into `stats` with one rescale: the new max first, then their exponentials. A -inf
@@ -145,13 +152,7 @@ struct CombineStatsCarryingNaNInSum {
   }
   // exp(part max - max), 0 for an all -inf part (whose exp(-inf - -inf) would be NaN).
   static __device__ __forceinline__ C factor(C part_max, C max) {
-    C scale;
-    if constexpr (kBase2) {
-      static_assert(std::is_same_v<C, float>, "base-2 stats are f16's");
-      scale = fast_exp2(base2_shift(part_max) - base2_shift(max));
-    } else {
-      scale = exponential(part_max - max);
-    }
+    const C scale = max_shift_factor<kBase2>(part_max, max);
     return part_max == negative_infinity<C>() ? C(0) : scale;
   }
 };
