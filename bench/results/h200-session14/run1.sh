@@ -15,18 +15,5 @@ done
 echo "softmax_long exit $?"; grep -E "^128x131072" $OUT/run1-lab-softmax_long.log
 (cd bench/lab && PYTHONPATH=/tmp/site-main:$PWD/../.. timeout 150 python3 reduce_scalar.py --session14 > $OUT/run1-lab-reduce_scalar.log 2>&1)
 echo "reduce_scalar exit $?"; grep -E "p50" $OUT/run1-lab-reduce_scalar.log | cut -c1-150
-start=$(date +%s)
-tools/gpu_suites.sh /tmp/site-ptx $OUT/suite-ptx nvidia > $OUT/suite-ptx.txt 2>&1 &
-ptx=$!
-tools/gpu_suites.sh /tmp/site-main $OUT/suite nvidia > $OUT/suite.txt 2>&1 &
-sm90=$!
-PYTHONPATH=/tmp/site-main:$PWD timeout 200 python3 -m pytest -q -p no:cacheprovider tools/test_run_ops.py > $OUT/run1-test_run_ops.txt 2>&1
-echo "test_run_ops: $(tail -1 $OUT/run1-test_run_ops.txt)"
-wait $ptx $sm90 2>/dev/null; wait
-echo "suites took $(( $(date +%s) - start )) s"
-for s in suite suite-ptx; do
-  echo "== $s"; tail -1 $OUT/$s.txt; grep -v " 0 failed    0 errors" $OUT/$s.txt | head -20
-  for f in $(grep -l "failures=\"[1-9]\|errors=\"[1-9]" $OUT/$s/*.xml); do grep -m3 -A3 "<failure\|<error" $f | cut -c1-400; done | head -40
-done
-(cd $OUT && tar czf run1-suite.tgz suite suite.txt && tar czf run1-suite-ptx.tgz suite-ptx suite-ptx.txt && rm -rf suite suite-ptx)
+tools/gpu_suites_pair.sh /tmp/site-main /tmp/site-ptx $OUT run1
 for f in $OUT/lab-*.json; do mv "$f" "$OUT/run1-$(basename "$f")"; done

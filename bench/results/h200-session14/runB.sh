@@ -11,17 +11,4 @@ PYTHONPATH=/tmp/site:/tmp/site/nvidia_cutlass_dsl/dsl_packages:/tmp/oprt-site:$P
   timeout 300 python3 tools/run_ops.py --mode bench --backend nvidia --json $OUT/h200-peers.json 2> $OUT/h200-peers.stderr > $OUT/h200-peers.log
 echo "bench exit $?"; grep -A40 "== summary" $OUT/h200-peers.log
 rm -rf /tmp/site-ptx && python3 -m pip install -q --no-index --no-deps --target /tmp/site-ptx dist/ptx/*.whl
-start=$(date +%s)
-tools/gpu_suites.sh /tmp/site-ptx $OUT/suite-ptx nvidia > $OUT/suite-ptx.txt 2>&1 &
-ptx=$!
-tools/gpu_suites.sh /tmp/oprt-site $OUT/suite nvidia > $OUT/suite.txt 2>&1 &
-sm90=$!
-PYTHONPATH=/tmp/oprt-site:$PWD timeout 200 python3 -m pytest -q -p no:cacheprovider tools/test_run_ops.py > $OUT/runB-test_run_ops.txt 2>&1
-echo "test_run_ops: $(tail -1 $OUT/runB-test_run_ops.txt)"
-wait $ptx $sm90 2>/dev/null; wait
-echo "suites took $(( $(date +%s) - start )) s"
-for s in suite suite-ptx; do
-  echo "== $s"; tail -1 $OUT/$s.txt; grep -v " 0 failed    0 errors" $OUT/$s.txt | head -20
-  for f in $(grep -l "failures=\"[1-9]\|errors=\"[1-9]" $OUT/$s/*.xml); do grep -m3 -A3 "<failure\|<error" $f | cut -c1-400; done | head -40
-done
-(cd $OUT && tar czf runB-suite.tgz suite suite.txt && tar czf runB-suite-ptx.tgz suite-ptx suite-ptx.txt && rm -rf suite suite-ptx)
+tools/gpu_suites_pair.sh /tmp/oprt-site /tmp/site-ptx $OUT runB
