@@ -139,16 +139,16 @@ __device__ __forceinline__ void softmax_part_in_cluster(const T *x, T *y, int64_
   Part part;
   part.template load<kWhole>(reinterpret_cast<const Vec *>(x + row * cols + begin),
                              reinterpret_cast<const Vec *>(x + row * cols), packs, kLog);
-  const typename Part::Combine combine;
-  const RowStats<C> warp = warp_reduce(part.stats, combine);
+  using Combine = typename Part::Combine;
+  const RowStats<C> warp = reduce_stats_in_two_phases<Combine>(&part.stats, 1, 0);
   const unsigned lane = threadIdx.x % kWarpSize;
   cluster_wait();  // every block's mailbox is open
   if (lane < kBlocks) mailbox.send(warp, rank * kWarps + threadIdx.x / kWarpSize, lane);
   const RowStats<C> *slots = mailbox.receive();
-  RowStats<C> total = empty_stats<C>();
-  for (unsigned slot = lane; slot < kBlocks * kWarps; slot += kWarpSize) total = combine(total, slots[slot]);
-  part.template store<kWhole>(reinterpret_cast<Vec *>(y + row * cols + begin), packs, warp_reduce(total, combine),
-                              kLog);
+  // Lane l folds slots l, l + 32, ... (kBlocks * kWarps is a multiple of the warp: whole warps, blocks of 8+).
+  static_assert(kBlocks * kWarps % kWarpSize == 0, "every lane folds as many slots");
+  const RowStats<C> total = reduce_stats_in_two_phases<Combine>(slots + lane, kBlocks * kWarps / kWarpSize, kWarpSize);
+  part.template store<kWhole>(reinterpret_cast<Vec *>(y + row * cols + begin), packs, total, kLog);
 }
 
 // A block's threads: half types hold a part of kPartLength<T, kClusterThreads> in half as many threads,

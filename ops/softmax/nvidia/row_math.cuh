@@ -131,12 +131,15 @@ __device__ __forceinline__ void accumulate(RowStats<C> &stats, const C (&values)
 }
 
 // Merges the stats of two parts (commutative, so shuffle butterflies give every lane the same bits).
+// Max and rescaled: the same merge in two phases (reduce_stats_in_two_phases below).
 template <class C, bool kBase2 = false>
 struct CombineStats {
+  using Max = MaxOp;
   __device__ __forceinline__ RowStats<C> operator()(const RowStats<C> &a, const RowStats<C> &b) const {
     const C max = MaxOp{}(a.max, b.max);
     return {max, rescaled_sum<kBase2>(a, max) + rescaled_sum<kBase2>(b, max)};
   }
+  static __device__ __forceinline__ C rescaled(const RowStats<C> &part, C max) { return rescaled_sum<kBase2>(part, max); }
 };
 
 // CombineStats for stats whose max skips NaN (PackedPart's): a NaN among a part's values rides in its sum
@@ -146,16 +149,34 @@ struct CombineStats {
 // RegisterPart keeps CombineStats: this one gained it nothing and spilled its masked kernels).
 template <class C, bool kBase2 = false>
 struct CombineStatsCarryingNaNInSum {
+  using Max = MaxSkippingNaN;
   __device__ __forceinline__ RowStats<C> operator()(const RowStats<C> &a, const RowStats<C> &b) const {
     const C max = MaxSkippingNaN{}(a.max, b.max);
     return {max, a.sum * factor(a.max, max) + b.sum * factor(b.max, max)};
   }
+  static __device__ __forceinline__ C rescaled(const RowStats<C> &part, C max) { return part.sum * factor(part.max, max); }
   // exp(part max - max), 0 for an all -inf part (whose exp(-inf - -inf) would be NaN).
   static __device__ __forceinline__ C factor(C part_max, C max) {
     const C scale = max_shift_factor<kBase2>(part_max, max);
     return part_max == negative_infinity<C>() ? C(0) : scale;
   }
 };
+
+// The stats of a warp's lanes (each lane's own, folded with `extra` more of `slots` first where given),
+// reduced as Combine merges them but in two phases: the max over every lane and slot, then each part's sum
+// rescaled to it once and added. A butterfly of Combine steps costs an exponential and Combine's selects at
+// each of its dependent steps; here the steps are a max and an add (notes: "Session 15"). Every lane gets the
+// same bits (each step is commutative), and every warp that folds the same slots in the same order gets them too.
+template <class Combine, class C>
+__device__ __forceinline__ RowStats<C> reduce_stats_in_two_phases(const RowStats<C> *parts, int count, int stride) {
+  using Max = typename Combine::Max;
+  C max = negative_infinity<C>();
+  for (int i = 0; i < count; ++i) max = Max{}(max, parts[i * stride].max);
+  max = warp_reduce(max, Max{});
+  C sum = C(0);
+  for (int i = 0; i < count; ++i) sum += Combine::rescaled(parts[i * stride], max);
+  return {max, warp_reduce(sum, SumOp{})};
+}
 
 // y (in the compute type) from x once a row's max and sum are known.
 template <class C>
