@@ -139,15 +139,30 @@ __device__ __forceinline__ void softmax_part_in_cluster(const T *x, T *y, int64_
   Part part;
   part.template load<kWhole>(reinterpret_cast<const Vec *>(x + row * cols + begin),
                              reinterpret_cast<const Vec *>(x + row * cols), packs, kLog);
+  // Whole parts reduce their stats in two phases (fewer dependent exponentials); the masked kernels keep
+  // the butterfly of combines, which ran faster for them (notes: "Session 16").
   using Combine = typename Part::Combine;
-  const RowStats<C> warp = reduce_stats_in_two_phases<Combine>(&part.stats, 1, 0);
+  const Combine combine;
+  RowStats<C> warp;
+  if constexpr (kWhole) {
+    warp = reduce_stats_in_two_phases<Combine>(&part.stats, 1, 0);
+  } else {
+    warp = warp_reduce(part.stats, combine);
+  }
   const unsigned lane = threadIdx.x % kWarpSize;
   cluster_wait();  // every block's mailbox is open
   if (lane < kBlocks) mailbox.send(warp, rank * kWarps + threadIdx.x / kWarpSize, lane);
   const RowStats<C> *slots = mailbox.receive();
   // Lane l folds slots l, l + 32, ... (kBlocks * kWarps is a multiple of the warp: whole warps, blocks of 8+).
   static_assert(kBlocks * kWarps % kWarpSize == 0, "every lane folds as many slots");
-  const RowStats<C> total = reduce_stats_in_two_phases<Combine>(slots + lane, kBlocks * kWarps / kWarpSize, kWarpSize);
+  constexpr int kSlotsPerLane = kBlocks * kWarps / kWarpSize;
+  RowStats<C> total = empty_stats<C>();
+  if constexpr (kWhole) {
+    total = reduce_stats_in_two_phases<Combine>(slots + lane, kSlotsPerLane, kWarpSize);
+  } else {
+    for (unsigned slot = lane; slot < kBlocks * kWarps; slot += kWarpSize) total = combine(total, slots[slot]);
+    total = warp_reduce(total, combine);
+  }
   part.template store<kWhole>(reinterpret_cast<Vec *>(y + row * cols + begin), packs, total, kLog);
 }
 
