@@ -94,6 +94,10 @@ CASES = (
         Case(shapes=((1024, 4096),), layouts=("transposed",), attrs=_attrs(1, True), dtypes=("float32", "bfloat16")),
         Case(shapes=((64 << 20,),), fill="uniform", attrs=_attrs(None), device_only=True, dtypes=("float32", "float16")),
         Case(shapes=((8192, 8192),), attrs=_attrs(-1), device_only=True, dtypes=("float32",)),
+        # whole sums whose pieces' partials (5001 f32, 10002 f16: a slice each, the last piece one pack) are
+        # added at once at 2 and 4 packs per thread, with a scalar tail
+        Case(shapes=((4096 * 5000 + 4,),), fill="uniform", attrs=_attrs(None), device_only=True, dtypes=("float32",)),
+        Case(shapes=((8192 * 10001 + 8,),), fill="uniform", attrs=_attrs(None), device_only=True, dtypes=("float16",)),
         # long rows: a warp per row with 8 loads in flight (many rows) or a block per row (few rows)
         Case(shapes=((2000, 2048),), attrs=_attrs(-1), device_only=True),
         Case(shapes=((3000, 3000),), attrs=_attrs(-1), device_only=True),

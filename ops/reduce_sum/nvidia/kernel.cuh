@@ -75,6 +75,8 @@ constexpr int64_t kMaxPartials = 1 << 20;  // partial sums the workspace holds a
 constexpr int64_t kEvictFirstMaxBytes = int64_t{256} << 20;  // "Evict-first loads": the largest input loaded with them
 constexpr int kStreamUnroll = 4;           // "Streamed rows": packs per thread in a chunk (two chunks in flight)
 constexpr int kStreamMinBlocks = 4;        // "Streamed rows": resident blocks per SM asked of the streamed kernels
+constexpr int kAtOnceThreads = 1024;       // "Partials at once": threads of the block that adds a whole sum's partials
+constexpr int kAtOnceMaxPacks = 4;         // ... and its most packs per thread (else a row kernel adds them)
 constexpr int64_t kStreamGroupMaxWaves = 2;  // "Short rows in small blocks": most waves of the streamed short-row kernel's blocks
 constexpr int kStreamGroupThreads = 64;    // "Short rows in small blocks": threads of its blocks
 constexpr int kTileThreads = 128;          // "Short rows in tiles": threads of the tile kernel's blocks
@@ -357,6 +359,30 @@ __global__ void __launch_bounds__(kThreads, kStreamMinBlocks)
   }
 }
 
+// y[0] = sum of x[0, length) (16-byte aligned) by one block of kAtOnceThreads whose threads load all their
+// kPacks packs (thread + u * kAtOnceThreads, up to the whole packs) before the first add, then the last
+// length % P values: the second pass of a whole sum, its partials in flight at once (notes: "Partials at once").
+template <class In, class Out, int kPacks, class Load>
+__global__ void __launch_bounds__(kAtOnceThreads) sum_row_at_once(const In *x, Out *y, int length) {
+  using C = ComputeType<In>;
+  constexpr int P = kPackSize<In>;
+  using Vec = Pack<In, P>;
+  const Load load{};
+  const int packs = length / P, thread = static_cast<int>(threadIdx.x);
+  Vec v[kPacks];
+#pragma unroll
+  for (int u = 0; u < kPacks; ++u) {
+    const int pack = thread + u * kAtOnceThreads;
+    v[u] = pack < packs ? load(reinterpret_cast<const Vec *>(x) + pack) : Vec{};
+  }
+  C sum = 0;
+#pragma unroll
+  for (int u = 0; u < kPacks; ++u) sum += pack_sum<C>(v[u]);
+  for (int i = packs * P + thread; i < length; i += kAtOnceThreads) sum += convert<C>(load(x + i));
+  sum = block_reduce<kAtOnceThreads>(sum, SumOp{});
+  if (threadIdx.x == 0) *y = convert<Out>(sum);
+}
+
 // y[o, s, i] = sum over rows r of part s ([s * chunk, (s + 1) * chunk)) of x[o, r, i], x being
 // [outer, reduce, inner]. A block is `width` threads along inner, each owning V adjacent columns
 // (V > 1 only when inner % V == 0 and x is aligned), times kThreads / width threads along the rows.
@@ -596,12 +622,29 @@ oprt_status_t row_splits(int64_t rows, int64_t length, int64_t *splits) {
   return OPRT_STATUS_SUCCESS;
 }
 
+// y[0] = the sum of `parts` float partials (16-byte aligned): sum_row_at_once where its threads' packs hold
+// them all (1, 2 or 4 packs each: up to 16384 partials), else as a row by launch_rows.
+template <class T>
+oprt_status_t launch_partials_sum(const float *partials, T *y, int64_t parts, oprt_stream_t stream) {
+  const int64_t packs = ceil_div(parts, kPackSize<float>);
+  const auto launch = [&](auto packs_per_thread) {
+    sum_row_at_once<float, T, decltype(packs_per_thread)::value, PlainLoad>
+        <<<1, kAtOnceThreads, 0, to_stream(stream)>>>(partials, y, static_cast<int>(parts));
+    return check_launch("sum_row_at_once (a whole sum's partials)", 1, kAtOnceThreads, 0);
+  };
+  if (packs <= kAtOnceThreads) return launch(std::integral_constant<int, 1>{});
+  if (packs <= 2 * kAtOnceThreads) return launch(std::integral_constant<int, 2>{});
+  if (packs <= kAtOnceMaxPacks * kAtOnceThreads) return launch(std::integral_constant<int, kAtOnceMaxPacks>{});
+  return launch_rows<PlainLoad>(partials, y, 1, parts, stream);
+}
+
 // y[0] = the sum of x[0, length) in two kernels: the first's partial sums (at most `most_parts`) land in
-// `partials`, then those are summed as a row. Where x is streamable (f32 and half types), the first is
+// `partials`, then a second adds them. Where x is streamable (f32 and half types), the first is
 // sum_rows_streamed_by_block over pieces of one slice (more where most_parts requires), a block each: a block
 // that loads its slice at once and exits kept more loads in flight than any longer-lived block (notes: "Whole
-// sums in pieces"); else one wave of sum_whole_row_by_grid's blocks. Returns with *taken false, launching
-// nothing, where that is fewer than two parts.
+// sums in pieces"), and launch_partials_sum adds the pieces' sums; else one wave of sum_whole_row_by_grid's
+// blocks, whose sums a row kernel adds. Returns with *taken false, launching nothing, where that is fewer than
+// two parts.
 template <class Load, class T>
 oprt_status_t launch_whole_row(const T *x, T *y, int64_t length, int64_t most_parts, void *partials, bool *taken,
                                oprt_stream_t stream) {
@@ -617,7 +660,7 @@ oprt_status_t launch_whole_row(const T *x, T *y, int64_t length, int64_t most_pa
       const unsigned blocks = block_per_task(parts);
       sum_rows_streamed_by_block<T, C, Load><<<blocks, kThreads, 0, to_stream(stream)>>>(x, sums, parts, piece, length);
       OPRT_RETURN_IF_ERROR(check_launch("sum_rows_streamed_by_block (pieces of a whole sum)", blocks, kThreads, 0));
-      return launch_rows<PlainLoad>(static_cast<const C *>(sums), y, 1, parts, stream);
+      return launch_partials_sum(static_cast<const C *>(sums), y, parts, stream);
     }
   }
   constexpr auto kernel = sum_whole_row_by_grid<T, Load>;
