@@ -10,6 +10,9 @@
 // Layouts: "il" interleaved (the grid's threads take the packs in turn, so the blocks sweep the tensor in
 // address order together, as the library), "ch" chunked (each block a contiguous slice).
 // bench/lab/reduce_scalar.py launches them and finds the library's own two kernels by mangled name.
+// Session 16 (--session16, the end of this file): slices of other shapes (B threads of U packs each, loaded at
+// once, no loop) for the first pass and for the row sums of 8192 x 8192 / 4096 x 4096, and a second pass that
+// loads every partial at once.
 #include <cooperative_groups.h>
 
 #include "ops/reduce_sum/nvidia/kernel.cuh"
@@ -142,3 +145,75 @@ __device__ __forceinline__ void ticket(const T *x, float *partials, unsigned *co
 DTYPE(f16, __half)
 DTYPE(bf16, __nv_bfloat16)
 DTYPE(f32, float)
+
+// Session 16: a block of B threads sums one slice of B * U packs, every thread's U packs loaded before the first
+// add (the library's streamed kernel: B = 256, U = kStreamUnroll = 4, two chunks in flight in a row loop).
+// Out: float partials of a whole sum, or T for row sums whose rows are exactly a slice.
+namespace lab16 {
+
+template <int B, int U, class T, class Out>
+__device__ __forceinline__ void slice_sum(const T *x, Out *sums, int total_packs) {
+  using Vec = oprt::gpu::Pack<T, oprt::gpu::kPackSize<T>>;
+  const EvictFirstLoad load{};
+  const Vec *packs = reinterpret_cast<const Vec *>(x);
+  const int first = static_cast<int>(blockIdx.x) * B * U + static_cast<int>(threadIdx.x);
+  Vec v[U];
+#pragma unroll
+  for (int u = 0; u < U; ++u) v[u] = first + u * B < total_packs ? load(packs + first + u * B) : Vec{};
+  float sum = 0.f;
+#pragma unroll
+  for (int u = 0; u < U; ++u) sum += rs::pack_sum<float>(v[u]);
+  sum = block_reduce<B>(sum, SumOp{});
+  if (threadIdx.x == 0) sums[blockIdx.x] = convert<Out>(sum);
+}
+
+// The second pass in one block: each thread loads its U float4s of the partials at once (parts % 4 == 0).
+template <int B, int U, class T>
+__device__ __forceinline__ void partials_at_once(const float *partials, T *y, int parts) {
+  const float4 *quads = reinterpret_cast<const float4 *>(partials);
+  float4 v[U];
+#pragma unroll
+  for (int u = 0; u < U; ++u) {
+    const int i = static_cast<int>(threadIdx.x) + u * B;
+    v[u] = 4 * i < parts ? __ldcg(quads + i) : make_float4(0.f, 0.f, 0.f, 0.f);
+  }
+  float sum = 0.f;
+#pragma unroll
+  for (int u = 0; u < U; ++u) sum += (v[u].x + v[u].y) + (v[u].z + v[u].w);
+  sum = block_reduce<B>(sum, SumOp{});
+  if (threadIdx.x == 0) *y = convert<T>(sum);
+}
+
+}  // namespace lab16
+
+#define SLICE16(B, U, DT, T)                                                                               \
+  extern "C" __global__ void __launch_bounds__(B) s16_pass_b##B##_u##U##_##DT(const T *x, float *sums, int n) { \
+    lab16::slice_sum<B, U>(x, sums, n);                                                                    \
+  }                                                                                                        \
+  extern "C" __global__ void __launch_bounds__(B) s16_rows_b##B##_u##U##_##DT(const T *x, T *sums, int n) {     \
+    lab16::slice_sum<B, U>(x, sums, n);                                                                    \
+  }
+#define FIN16(B, U, DT, T)                                                                                  \
+  extern "C" __global__ void __launch_bounds__(B) s16_fin_b##B##_u##U##_##DT(const float *p, T *y, int parts) { \
+    lab16::partials_at_once<B, U>(p, y, parts);                                                             \
+  }
+#define DTYPE16(DT, T)                                                                           \
+  SLICE16(64, 8, DT, T) SLICE16(128, 4, DT, T) SLICE16(128, 8, DT, T) SLICE16(256, 2, DT, T)       \
+  SLICE16(256, 4, DT, T) SLICE16(256, 8, DT, T) SLICE16(512, 1, DT, T) SLICE16(512, 2, DT, T)     \
+  SLICE16(512, 4, DT, T) SLICE16(1024, 1, DT, T) SLICE16(1024, 2, DT, T)                          \
+  FIN16(1024, 1, DT, T) FIN16(1024, 2, DT, T) FIN16(1024, 4, DT, T) FIN16(512, 4, DT, T)         \
+  FIN16(512, 8, DT, T) FIN16(256, 8, DT, T) FIN16(256, 16, DT, T)
+
+// The library's block-per-row kernel at 512 and 1024 threads (the second pass takes at most kThreads = 256).
+#define WIDE_SECOND_PASS(T)                                                                                      \
+  template __global__ void rs::sum_rows_by_block<float, T, 512, false, PlainLoad>(const float *, T *, int64_t,  \
+                                                                                  int64_t, int64_t);            \
+  template __global__ void rs::sum_rows_by_block<float, T, 1024, false, PlainLoad>(const float *, T *, int64_t, \
+                                                                                   int64_t, int64_t);
+WIDE_SECOND_PASS(__half)
+WIDE_SECOND_PASS(__nv_bfloat16)
+WIDE_SECOND_PASS(float)
+
+DTYPE16(f16, __half)
+DTYPE16(bf16, __nv_bfloat16)
+DTYPE16(f32, float)

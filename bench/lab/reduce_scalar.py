@@ -101,7 +101,7 @@ def session14_kernels(module, dt):
         if dt != "float32" else module.kernel(d + "26sum_rows_streamed_by_blockIffNS0_14EvictFirstLoadEEEvPKT_PT0_lll"),
         "group": module.kernel(d + "17sum_rows_by_groupIf%sLi4ELi1EiLi0ENS0_9PlainLoadEEEvPKT_PT0_lli" % m),
         "block": {b: module.kernel(d + "17sum_rows_by_blockIf%sLi%dELb0ENS0_9PlainLoadEEEvPKT_PT0_lll" % (m, b))
-                  for b in (64, 128, 256)},
+                  for b in (64, 128, 256, 512, 1024)},
     }
 
 
@@ -153,6 +153,147 @@ def session14():
             lab.print_row(row)
             rows_out.append(row)
     lab.save("reduce_scalar-session14", rows_out, {"sm_count": sm_count})
+
+
+S16_SLICES = [(64, 8), (128, 4), (128, 8), (256, 2), (256, 4), (256, 8), (512, 1), (512, 2), (512, 4), (1024, 1),
+              (1024, 2)]  # (threads, packs per thread) of reduce_scalar.cu's s16_pass_* / s16_rows_*
+S16_FINS = [(1024, 1), (1024, 2), (1024, 4), (512, 4), (512, 8), (256, 8), (256, 16)]  # s16_fin_*: float4s
+
+
+def session16():
+    """The first pass in slices of other shapes, a second pass that loads every partial at once, and the same
+    slices as the row kernel of 8192 x 8192 and 4096 x 4096 row sums (rows of exactly one slice)."""
+    import numpy as np
+    import torch
+
+    module = lab.load("reduce_scalar")
+    rows_out = []
+
+    def record(row):
+        lab.print_row(row)
+        rows_out.append(row)
+        return row
+
+    n = 1 << 26
+    for dt in ["float16", "bfloat16", "float32"]:
+        label, short = LABELS[n], SHORT[dt]
+        x = torch.randn(n, device="cuda").to(getattr(torch, dt))
+        expected = x.double().sum().reshape(1)
+        y = torch.empty(1, device="cuda", dtype=x.dtype)
+        partials = torch.empty(1 << 17, device="cuda", dtype=torch.float32)
+        k = session14_kernels(module, dt)
+
+        def add(variant, run):
+            rows_out.append(lab.time_row_sum(label, dt, variant, run, y, expected, n))
+
+        compiled_row, compiled = lab.time_compiled_sum(label, dt, lambda t: t.sum(), x)
+        compiled_row["per_kernel_us"] = per_kernel_us(lambda: compiled(x))
+        print("    torch.compile's kernels:", compiled_row["per_kernel_us"], flush=True)
+        rows_out.append(compiled_row)
+        parts, threads = n // SLICE[dt], second_pass_threads(n // SLICE[dt])
+
+        def library_first():
+            k["pieces"].launch(parts, 256, x, partials, parts, SLICE[dt], n)
+
+        def library(y):
+            library_first()
+            k["block"][threads].launch(1, threads, partials, y, 1, parts, 1)
+
+        add("library: pieces x%d + block%d" % (parts, threads), library)
+        rows_out[-1]["per_kernel_us"] = per_kernel_us(lambda: library(y))
+        print("    library's kernels:", rows_out[-1]["per_kernel_us"], flush=True)
+        for b, u in S16_FINS:
+            if b * u * 4 >= parts and b * (u // 2) * 4 < parts:  # the fewest loads per thread that cover them
+                fin = module.kernel("s16_fin_b%d_u%d_%s" % (b, u, short))
+                add("library pieces + fin b%d u%d" % (b, u),
+                    lambda y, fin=fin, b=b: (library_first(), fin.launch(1, b, partials, y, np.int32(parts))))
+        packs = n // PACK[dt]
+        for b, u in S16_SLICES:
+            slices = packs // (b * u)
+            first = module.kernel("s16_pass_b%d_u%d_%s" % (b, u, short))
+            record(lab._sum_row(label, dt, "slices b%d u%d x%d, first pass only" % (b, u, slices), lab.time_us(
+                lambda first=first, b=b, slices=slices: first.launch(slices, b, x, partials, np.int32(packs)))))
+            fins = [(fb, fu) for fb, fu in S16_FINS if fb == 1024 and fb * fu * 4 >= slices]
+            if fins:
+                fb, fu = fins[0]
+                fin = module.kernel("s16_fin_b%d_u%d_%s" % (fb, fu, short))
+                add("slices b%d u%d x%d + fin b%d u%d" % (b, u, slices, fb, fu),
+                    lambda y, first=first, fin=fin, b=b, fb=fb, slices=slices: (
+                        first.launch(slices, b, x, partials, np.int32(packs)),
+                        fin.launch(1, fb, partials, y, np.int32(slices))))
+    for rows, cols, dt in [(8192, 8192, "float16"), (8192, 8192, "bfloat16"), (4096, 4096, "float32"),
+                           (8192, 8192, "float32")]:
+        label, short = "%dx%d axis=-1" % (rows, cols), SHORT[dt]
+        x = torch.randn(rows, cols, device="cuda").to(getattr(torch, dt))
+        expected = x.double().sum(-1)
+        y = torch.empty(rows, device="cuda", dtype=x.dtype)
+        k = session14_kernels(module, dt)
+        rows_out.append(lab.time_compiled_sum(label, dt, lambda t: t.sum(-1), x)[0])
+        rows_out.append(lab.time_row_sum(label, dt, "library: streamed rows x%d" % rows, lambda y: k["rows"].launch(
+            rows, 256, x, y, rows, cols, rows * cols), y, expected, cols))
+        packs = cols // PACK[dt]
+        for b, u in S16_SLICES:
+            if b * u == packs:
+                kernel = module.kernel("s16_rows_b%d_u%d_%s" % (b, u, short))
+                rows_out.append(lab.time_row_sum(label, dt, "rows b%d u%d" % (b, u), lambda y, kernel=kernel, b=b: (
+                    kernel.launch(rows, b, x, y, np.int32(rows * packs))), y, expected, cols))
+    lab.save("reduce_scalar-session16", rows_out)
+
+
+def session16b(rounds=3):
+    """Run 3: the second pass's own device time (median per kernel) for the library's block of 256, 512 and 1024
+    threads and the at-once kernels, and the row sums' candidates again, in rounds."""
+    import numpy as np
+    import torch
+
+    module = lab.load("reduce_scalar")
+    rows_out = []
+    n = 1 << 26
+    for dt in ["float16", "bfloat16", "float32"]:
+        label, short = LABELS[n], SHORT[dt]
+        x = torch.randn(n, device="cuda").to(getattr(torch, dt))
+        y = torch.empty(1, device="cuda", dtype=x.dtype)
+        partials = torch.empty(1 << 17, device="cuda", dtype=torch.float32)
+        k = session14_kernels(module, dt)
+        parts = n // SLICE[dt]
+        seconds = {"library block%d" % b: (lambda b=b: k["block"][b].launch(1, b, partials, y, 1, parts, 1))
+                   for b in (256, 512, 1024)}
+        for b, u in S16_FINS:
+            if b * u * 4 >= parts:
+                fin = module.kernel("s16_fin_b%d_u%d_%s" % (b, u, short))
+                seconds["fin b%d u%d" % (b, u)] = lambda fin=fin, b=b: fin.launch(1, b, partials, y, np.int32(parts))
+        expected = float(x.double().sum())
+        for r in range(rounds):
+            for name, second in seconds.items():
+                def both(second=second):
+                    k["pieces"].launch(parts, 256, x, partials, parts, SLICE[dt], n)
+                    second()
+                both()
+                torch.cuda.synchronize()
+                err = abs(float(y.double()) - expected) / (abs(expected) + n ** 0.5)
+                per = per_kernel_us(both, calls=30)
+                second_us = [v for key, v in per.items() if "streamed" not in key]
+                row = {"shape": label, "dtype": dt, "variant": "second pass: " + name, "round": r,
+                       "per_kernel_us": per, "second_us": second_us[0] if second_us else None, "rel_err": err}
+                print("%s %-9s round %d %-24s second pass %.3f us (first %.3f) err %.1e" % (
+                    label, dt, r, name, row["second_us"], max(per.values()), err), flush=True)
+                rows_out.append(row)
+    for rows, cols, dt, shapes in [(8192, 8192, "float32", [(512, 4), (1024, 2)]),
+                                   (8192, 8192, "float16", [(512, 2)]), (4096, 4096, "float32", [(512, 2)])]:
+        label, short = "%dx%d axis=-1" % (rows, cols), SHORT[dt]
+        x = torch.randn(rows, cols, device="cuda").to(getattr(torch, dt))
+        expected = x.double().sum(-1)
+        y = torch.empty(rows, device="cuda", dtype=x.dtype)
+        k = session14_kernels(module, dt)
+        packs = cols // PACK[dt]
+        for r in range(rounds):
+            rows_out.append(lab.time_row_sum(label, dt, "library: streamed rows (round %d)" % r, lambda y: k[
+                "rows"].launch(rows, 256, x, y, rows, cols, rows * cols), y, expected, cols))
+            for b, u in shapes:
+                kernel = module.kernel("s16_rows_b%d_u%d_%s" % (b, u, short))
+                rows_out.append(lab.time_row_sum(label, dt, "rows b%d u%d (round %d)" % (b, u, r), lambda y, kernel=kernel, b=b: (
+                    kernel.launch(rows, b, x, y, np.int32(rows * packs))), y, expected, cols))
+    lab.save("reduce_scalar-session16b", rows_out)
 
 
 def main():
@@ -211,4 +352,11 @@ def main():
 if __name__ == "__main__":
     import sys
 
-    session14() if "--session14" in sys.argv else main()
+    if "--session16b" in sys.argv:
+        session16b()
+    elif "--session16" in sys.argv:
+        session16()
+    elif "--session14" in sys.argv:
+        session14()
+    else:
+        main()

@@ -713,3 +713,12 @@ LIB_TILE_WHOLE(bf16, 256, 16, 2, 128, 16)
 LIB_TILE_WHOLE(f16, 512, 32, 2, 64, 32)
 LIB_TILE_WHOLE(bf16, 512, 32, 2, 64, 32)
 LIB_TILE_WHOLE(f32, 512, 32, 4, 64, 16)
+
+// Session 16: half rows of 512 in 128-thread blocks of the unmasked tile (4 rows a block; tile_shape gives 64).
+#define LIB_TILE_WHOLE_128(DT)                                                                                  \
+  extern "C" __global__ void __launch_bounds__(128, 16)                                                         \
+      lib_tilew128_##DT##_c512(const DT_##DT *x, DT_##DT *y, long long rows, long long cols) {                  \
+    oprt::gpu::softmax_detail::softmax_rows_of_tile<DT_##DT, 8, 32, 2, 128, false, true>(x, y, rows, cols);     \
+  }
+LIB_TILE_WHOLE_128(f16)
+LIB_TILE_WHOLE_128(bf16)

@@ -198,14 +198,18 @@ class LibTile:
     lib = True
     SHAPES = {(128, 8): (8, 2, 128), (256, 8): (16, 2, 128), (512, 8): (32, 2, 64), (512, 4): (32, 4, 64)}
 
-    def __init__(self, cols, dtype, whole=False):
+    def __init__(self, cols, dtype, whole=False, block=None):
         self.cols, self.whole = cols, whole
         self.lanes, self.packs, self.block = self.SHAPES[(cols, PACK[dtype])]
+        self.other_block = block is not None and block != self.block  # session 16's lib_tilew128_*
+        self.block = block or self.block
         self.key = "LIB tile t%dv%db%d%s" % (self.lanes, self.packs, self.block, " whole" if whole else "")
         self.variant = self.key
 
     def kernel_name(self, dtype, op):
         assert op == "softmax"
+        if self.other_block:
+            return "lib_tilew%d_%s_c%d" % (self.block, SHORT[dtype], self.cols)
         return "lib_tile%s_%s_c%d" % ("w" if self.whole else "", SHORT[dtype], self.cols)
 
     def launch(self, rows, cols, occupancy, sms, log):
@@ -256,6 +260,10 @@ SESSION15 = [("softmax", dt, [128, 256, 512], "whole") for dt in ("float16", "bf
     ("softmax", "float32", [512], "whole")]
 if "--session15" in sys.argv:
     PLAN = SESSION15
+# Session 16 (--session16): half rows of 512, the unmasked tile in blocks of 64 (as launched) and 128, four rounds.
+SESSION16 = [("softmax", dt, [512], "block128") for dt in ("float16", "bfloat16")]
+if "--session16" in sys.argv:
+    PLAN = SESSION16
 
 
 def pick(configs, dtype, cols, how, ranking):
@@ -264,6 +272,8 @@ def pick(configs, dtype, cols, how, ranking):
     the library's tile kernel and the lab's tile configs of its shape (one row per lane group, no hints)."""
     if how == "whole":
         return [LibTile(cols, dtype), LibTile(cols, dtype, whole=True)] * 3
+    if how == "block128":
+        return [LibTile(cols, dtype, whole=True), LibTile(cols, dtype, whole=True, block=128)] * 4
     if how == "tile":
         lib = LibTile(cols, dtype)
         group = "F32_CONFIGS" if dtype == "float32" else "HALF_CONFIGS"
@@ -295,7 +305,7 @@ def cubin_symbols():
         path = shutil.which(tool)
         if path:
             text = subprocess.run([path] + args + [str(cubin)], capture_output=True, text=True).stdout
-            return set(re.findall(r"\b((?:sm|ls|bsm|bls|lib_warp|lib_block|lib_tilew?)_\w+)", text))
+            return set(re.findall(r"\b((?:sm|ls|bsm|bls|lib_warp|lib_block|lib_tilew?\d*)_\w+)", text))
     return None
 
 
@@ -438,7 +448,7 @@ def main():
         print("%-12s %-18s %-9s best %-8s %-34s LIB %-8s recorded %-7s peer %s" % (
             k[0], k[1], k[2], "%.2f" % s["best"][0] if s["best"] else "-", s["best"][1] if s["best"] else "",
             "%.2f" % s["lib"][0] if s["lib"] else "-", s["ours"], s["peer"]))
-    suffix = {id(SESSION12): "-session12", id(SESSION15): "-session15"}.get(id(PLAN), "")
+    suffix = {id(SESSION12): "-session12", id(SESSION15): "-session15", id(SESSION16): "-session16"}.get(id(PLAN), "")
     lab.save(NAME + suffix, rows_out, {"elapsed_s": time.time() - T0, "sm_count": sms})
     print("elapsed %.1f s" % (time.time() - T0))
     return 0
