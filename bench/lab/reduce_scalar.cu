@@ -217,3 +217,48 @@ WIDE_SECOND_PASS(float)
 DTYPE16(f16, __half)
 DTYPE16(bf16, __nv_bfloat16)
 DTYPE16(f32, float)
+
+// Session 16c: clusters of C blocks, block `rank` summing slice blockIdx.x as s16_pass does and sending its sum to
+// block 0's mailbox, which writes the cluster's partial (the slices' sums added in rank order): C times fewer
+// partials for the second pass.
+namespace lab16 {
+
+template <int B, int U, int C, class T>
+__device__ __forceinline__ void cluster_slice_sum(const T *x, float *partials, int total_packs) {
+  using Vec = oprt::gpu::Pack<T, oprt::gpu::kPackSize<T>>;
+  __shared__ oprt::gpu::ClusterMailbox<float, C> mailbox;
+  mailbox.open();
+  const unsigned rank = oprt::gpu::cluster_block_rank();
+  const EvictFirstLoad load{};
+  const Vec *packs = reinterpret_cast<const Vec *>(x);
+  const int first = static_cast<int>(blockIdx.x) * B * U + static_cast<int>(threadIdx.x);
+  Vec v[U];
+#pragma unroll
+  for (int u = 0; u < U; ++u) v[u] = first + u * B < total_packs ? load(packs + first + u * B) : Vec{};
+  float sum = 0.f;
+#pragma unroll
+  for (int u = 0; u < U; ++u) sum += rs::pack_sum<float>(v[u]);
+  sum = block_reduce<B>(sum, SumOp{});
+  oprt::gpu::cluster_wait();  // block 0's mailbox is open
+  if (threadIdx.x == 0) mailbox.send(sum, static_cast<int>(rank), 0);
+  if (rank == 0 && threadIdx.x == 0) {
+    const float *parts = mailbox.receive();
+    float total = parts[0];
+#pragma unroll
+    for (int b = 1; b < C; ++b) total += parts[b];
+    partials[oprt::gpu::cluster_index()] = total;
+  }
+}
+
+}  // namespace lab16
+
+#define CLUSTER16(B, U, C, DT, T)                                                                          \
+  extern "C" __global__ void __cluster_dims__(C, 1, 1) __launch_bounds__(B)                                \
+      s16_cluster_b##B##_u##U##_c##C##_##DT(const T *x, float *partials, int n) {                          \
+    lab16::cluster_slice_sum<B, U, C>(x, partials, n);                                                     \
+  }
+#define DTYPE16C(DT, T) CLUSTER16(256, 4, 2, DT, T) CLUSTER16(256, 4, 4, DT, T) CLUSTER16(256, 4, 8, DT, T) \
+  CLUSTER16(1024, 2, 2, DT, T) CLUSTER16(1024, 2, 4, DT, T)
+DTYPE16C(f16, __half)
+DTYPE16C(bf16, __nv_bfloat16)
+DTYPE16C(f32, float)

@@ -296,6 +296,60 @@ def session16b(rounds=3):
     lab.save("reduce_scalar-session16b", rows_out)
 
 
+S16C_CLUSTERS = [(256, 4, 2), (256, 4, 4), (256, 4, 8), (1024, 2, 2), (1024, 2, 4)]  # s16_cluster_b*_u*_c*
+
+
+def session16c(rounds=3):
+    """Fewer partials for the at-once second pass: the library's pieces (one 16 KB slice a block) and its second
+    pass, against wider slices (1024 x 2 packs) and clusters of 2-8 blocks adding their slices' sums in block 0's
+    mailbox, each with the at-once kernel that covers its partials; per-kernel medians and totals, in rounds."""
+    import numpy as np
+    import torch
+
+    module = lab.load("reduce_scalar")
+    rows_out = []
+    n = 1 << 26
+    for dt in ["float16", "bfloat16", "float32"]:
+        label, short = LABELS[n], SHORT[dt]
+        x = torch.randn(n, device="cuda").to(getattr(torch, dt))
+        expected = x.double().sum().reshape(1)
+        y = torch.empty(1, device="cuda", dtype=x.dtype)
+        partials = torch.empty(1 << 17, device="cuda", dtype=torch.float32)
+        k = session14_kernels(module, dt)
+        packs = n // PACK[dt]
+
+        def fin_for(parts):
+            """The at-once kernel of 1024 threads with the fewest float4s a thread that covers `parts`."""
+            u = next(u for u in (1, 2, 4) if 1024 * u * 4 >= parts)
+            return u, module.kernel("s16_fin_b1024_u%d_%s" % (u, short))
+
+        candidates = {}
+        parts = n // SLICE[dt]
+        u, fin = fin_for(parts)
+        candidates["library pieces x%d + fin b1024 u%d" % (parts, u)] = lambda y, parts=parts, fin=fin: (
+            k["pieces"].launch(parts, 256, x, partials, parts, SLICE[dt], n), fin.launch(1, 1024, partials, y, np.int32(parts)))
+        wide = module.kernel("s16_pass_b1024_u2_%s" % short)
+        parts_wide = packs // 2048
+        u, fin = fin_for(parts_wide)
+        candidates["slices b1024 u2 x%d + fin b1024 u%d" % (parts_wide, u)] = lambda y, p=parts_wide, fin=fin: (
+            wide.launch(p, 1024, x, partials, np.int32(packs)), fin.launch(1, 1024, partials, y, np.int32(p)))
+        for b, per, c in S16C_CLUSTERS:
+            blocks = packs // (b * per)
+            kernel = module.kernel("s16_cluster_b%d_u%d_c%d_%s" % (b, per, c, short))
+            u, fin = fin_for(blocks // c)
+            candidates["clusters of %d, b%d u%d x%d + fin b1024 u%d" % (c, b, per, blocks, u)] = (
+                lambda y, kernel=kernel, b=b, blocks=blocks, c=c, fin=fin: (
+                    kernel.launch(blocks, b, x, partials, np.int32(packs)),
+                    fin.launch(1, 1024, partials, y, np.int32(blocks // c))))
+        for r in range(rounds):
+            for name, run in candidates.items():
+                row = lab.time_row_sum(label, dt, "%s (round %d)" % (name, r), run, y, expected, n)
+                row["per_kernel_us"] = per_kernel_us(lambda run=run: run(y), calls=30)
+                print("    kernels:", {key[:40]: round(v, 3) for key, v in row["per_kernel_us"].items()}, flush=True)
+                rows_out.append(row)
+    lab.save("reduce_scalar-session16c", rows_out)
+
+
 def main():
     import cupy
     import torch
@@ -352,7 +406,9 @@ def main():
 if __name__ == "__main__":
     import sys
 
-    if "--session16b" in sys.argv:
+    if "--session16c" in sys.argv:
+        session16c()
+    elif "--session16b" in sys.argv:
         session16b()
     elif "--session16" in sys.argv:
         session16()
