@@ -2,6 +2,8 @@
 and, from one profiled call, each kernel's grid, block, registers and shared memory (CUPTI's kernel records).
 
     TORCH_LOGS=output_code python3 inductor_launches.py 16384x256 65536x128 8192x512 2> inductor_code.log
+
+A shape without "x" (67108864) is a whole-tensor sum, x.sum(); --bf16 adds bfloat16 to float16 and float32.
 """
 import json
 import sys
@@ -23,12 +25,14 @@ def launches(fn, x):
 
 
 def main():
-    for shape in sys.argv[1:]:
-        rows, cols = (int(n) for n in shape.split("x"))
-        for dtype in (torch.float16, torch.float32):
+    dtypes = [torch.float16, torch.float32] + ([torch.bfloat16] if "--bf16" in sys.argv else [])
+    for shape in (a for a in sys.argv[1:] if not a.startswith("--")):
+        sizes = [int(n) for n in shape.split("x")]
+        for dtype in dtypes:
             torch._dynamo.reset()
-            x = torch.randn(rows, cols, device="cuda", dtype=dtype)
-            fn = torch.compile(lambda t: t.sum(-1), dynamic=False, fullgraph=True)
+            x = torch.randn(*sizes, device="cuda", dtype=dtype)
+            fn = torch.compile((lambda t: t.sum(-1)) if len(sizes) == 2 else (lambda t: t.sum()), dynamic=False,
+                               fullgraph=True)
             for _ in range(3):
                 fn(x)
             for name, args, dur in launches(fn, x):
