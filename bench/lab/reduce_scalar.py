@@ -74,6 +74,14 @@ def inductor(x, dt, label, rows_out):
     rows_out.append(row)
 
 
+def time_with_kernels(label, dt, variant, run, y, expected, n):
+    """lab.time_row_sum's row for run(y), with the median device time of each kernel it launches (printed)."""
+    row = lab.time_row_sum(label, dt, variant, run, y, expected, n)
+    row["per_kernel_us"] = per_kernel_us(lambda: run(y), calls=30)
+    print("    kernels:", {key[:40]: round(v, 3) for key, v in row["per_kernel_us"].items()}, flush=True)
+    return row
+
+
 def whole_sum_inputs(partial_count):
     """Per size (64M, 256M) and dtype: n, its label, a random x of n elements, its float64 sum, y (one element) and
     partial_count float32 partials."""
@@ -89,16 +97,26 @@ def whole_sum_inputs(partial_count):
 SLICE = {dt: 256 * 4 * p for dt, p in PACK.items()}  # kThreads * kStreamUnroll packs: a streamed kernel's slice
 
 
+LIBRARY_PREFIX = "_ZN4oprt3gpu17reduce_sum_detail"  # the mangled namespace of the library's reduce_sum kernels
+
+
+def streamed_kernel(module, dt, out):
+    """The library's sum_rows_streamed_by_block<T, Out, EvictFirstLoad>: Out "T" (row sums) or "float" (a whole
+    sum's pieces)."""
+    out_code = "S3_" if out == "T" and dt != "float32" else "f"
+    return module.kernel(LIBRARY_PREFIX + "26sum_rows_streamed_by_blockI%s%sNS0_14EvictFirstLoadEEEvPKT_PT0_lll" % (
+        MANGLED[dt], out_code))
+
+
 def session14_kernels(module, dt):
     """The library's kernels as reduce_sum now launches them for a whole sum (kernel.cuh: launch_whole_row)."""
     m = MANGLED[dt]
-    d = "_ZN4oprt3gpu17reduce_sum_detail"
+    d = LIBRARY_PREFIX
     return {
         "grid": module.kernel(d + "21sum_whole_row_by_gridI%sNS0_14EvictFirstLoadEEEvPKT_PNS_13ComputeTypeOfIS%d_E4typeEi"
                               % (m, 4 if dt == "float32" else 5)),
-        "pieces": module.kernel(d + "26sum_rows_streamed_by_blockI%sfNS0_14EvictFirstLoadEEEvPKT_PT0_lll" % m),
-        "rows": module.kernel(d + "26sum_rows_streamed_by_blockI%sS3_NS0_14EvictFirstLoadEEEvPKT_PT0_lll" % m)
-        if dt != "float32" else module.kernel(d + "26sum_rows_streamed_by_blockIffNS0_14EvictFirstLoadEEEvPKT_PT0_lll"),
+        "pieces": streamed_kernel(module, dt, "float"),
+        "rows": streamed_kernel(module, dt, "T"),
         "group": module.kernel(d + "17sum_rows_by_groupIf%sLi4ELi1EiLi0ENS0_9PlainLoadEEEvPKT_PT0_lli" % m),
         "block": {b: module.kernel(d + "17sum_rows_by_blockIf%sLi%dELb0ENS0_9PlainLoadEEEvPKT_PT0_lll" % (m, b))
                   for b in (64, 128, 256, 512, 1024)},
@@ -343,10 +361,7 @@ def session16c(rounds=3):
                     fin.launch(1, 1024, partials, y, np.int32(blocks // c))))
         for r in range(rounds):
             for name, run in candidates.items():
-                row = lab.time_row_sum(label, dt, "%s (round %d)" % (name, r), run, y, expected, n)
-                row["per_kernel_us"] = per_kernel_us(lambda run=run: run(y), calls=30)
-                print("    kernels:", {key[:40]: round(v, 3) for key, v in row["per_kernel_us"].items()}, flush=True)
-                rows_out.append(row)
+                rows_out.append(time_with_kernels(label, dt, "%s (round %d)" % (name, r), run, y, expected, n))
     lab.save("reduce_scalar-session16c", rows_out)
 
 

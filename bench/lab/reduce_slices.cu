@@ -16,7 +16,7 @@ using oprt::gpu::SumOp;
 using oprt::gpu::warp_reduce;
 
 // The library's kernels: the streamed rows (a row sum, or a whole sum's pieces) and the second pass of a whole sum.
-#define AT_ONCE(T)                                                                                               \
+#define WHOLE_SUM_KERNELS(T)                                                                                     \
   template __global__ void rs::sum_row_at_once<float, T, 1, oprt::gpu::PlainLoad>(const float *, T *, int);     \
   template __global__ void rs::sum_row_at_once<float, T, 2, oprt::gpu::PlainLoad>(const float *, T *, int);     \
   template __global__ void rs::sum_row_at_once<float, T, 4, oprt::gpu::PlainLoad>(const float *, T *, int);     \
@@ -25,9 +25,9 @@ using oprt::gpu::warp_reduce;
 #define HALF_ROWS(T)                                                                                             \
   template __global__ void rs::sum_rows_streamed_by_block<T, T, EvictFirstLoad>(const T *, T *, int64_t, int64_t, \
                                                                                 int64_t);
-AT_ONCE(__half)
-AT_ONCE(__nv_bfloat16)
-AT_ONCE(float)
+WHOLE_SUM_KERNELS(__half)
+WHOLE_SUM_KERNELS(__nv_bfloat16)
+WHOLE_SUM_KERNELS(float)
 HALF_ROWS(__half)
 HALF_ROWS(__nv_bfloat16)
 

@@ -8,34 +8,28 @@ torch.compile in the same run, in rounds. Whole sums also report each kernel's o
 import numpy as np
 
 import lab
-from reduce_scalar import LABELS, MANGLED, PACK, SHORT, per_kernel_us
+from reduce_scalar import (LABELS, LIBRARY_PREFIX, MANGLED, PACK, SHORT, per_kernel_us, streamed_kernel,
+                           time_with_kernels)
 
 HALF_SLICES = [(512, 4, 4), (256, 4, 8), (512, 2, 8), (1024, 2, 4), (256, 8, 4), (128, 8, 8), (1024, 4, 2)]
 F32_SLICES = {4096: [(512, 2, 4), (256, 4, 4), (1024, 1, 4), (512, 4, 2), (1024, 2, 2), (128, 8, 4)],
               8192: [(512, 4, 4), (1024, 2, 4), (256, 8, 4), (1024, 4, 2)]}
-LIB = "_ZN4oprt3gpu17reduce_sum_detail"
 
 
 def slices_for(dt, length):
     return HALF_SLICES if dt != "float32" else F32_SLICES[length]
 
 
-def streamed(module, dt, out):
-    """The library's sum_rows_streamed_by_block<T, Out, EvictFirstLoad> (Out: "T" or "float")."""
-    m = MANGLED[dt]
-    out_code = "S3_" if out == "T" and dt != "float32" else "f"
-    return module.kernel(LIB + "26sum_rows_streamed_by_blockI%s%sNS0_14EvictFirstLoadEEEvPKT_PT0_lll" % (m, out_code))
-
-
 def at_once(module, dt, parts):
     """The library's second pass for `parts` float partials: sum_row_at_once<float, T, packs a thread>."""
     packs = next(u for u in (1, 2, 4) if 1024 * u * 4 >= parts)
-    return module.kernel(LIB + "15sum_row_at_onceIf%sLi%dENS0_9PlainLoadEEEvPKT_PT0_i" % (MANGLED[dt], packs)), packs
+    name = LIBRARY_PREFIX + "15sum_row_at_onceIf%sLi%dENS0_9PlainLoadEEEvPKT_PT0_i" % (MANGLED[dt], packs)
+    return module.kernel(name), packs
 
 
 def row_candidates(module, dt, x, rows, cols):
     short = SHORT[dt]
-    lib = streamed(module, dt, "T")
+    lib = streamed_kernel(module, dt, "T")
     out = {"library: streamed rows": lambda y: lib.launch(rows, 256, x, y, rows, cols, rows * cols)}
     for b, u, e in slices_for(dt, cols):
         assert b * u * e == cols
@@ -51,7 +45,7 @@ def whole_candidates(module, dt, x, partials, n):
     out = {}
     slice_values = 256 * 4 * PACK[dt]  # the library's pieces: a streamed kernel's slice
     parts = n // slice_values
-    lib, (fin, packs) = streamed(module, dt, "float"), at_once(module, dt, parts)
+    lib, (fin, packs) = streamed_kernel(module, dt, "float"), at_once(module, dt, parts)
     out["library: pieces x%d + at once u%d" % (parts, packs)] = lambda y, parts=parts, fin=fin: (
         lib.launch(parts, 256, x, partials, parts, slice_values, n), fin.launch(1, 1024, partials, y, np.int32(parts)))
     for length in ([8192] if dt != "float32" else [4096, 8192]):
@@ -100,9 +94,8 @@ def main(rounds=3):
             row.update({"round": r, "per_kernel_us": per_kernel_us(lambda: compiled(x), calls=30)})
             rows_out.append(row)
             for name, run in candidates.items():
-                row = lab.time_row_sum(label, dt, "%s (round %d)" % (name, r), run, y, expected, n)
-                row.update({"round": r, "per_kernel_us": per_kernel_us(lambda run=run: run(y), calls=30)})
-                print("    kernels:", {key[:40]: round(v, 3) for key, v in row["per_kernel_us"].items()}, flush=True)
+                row = time_with_kernels(label, dt, "%s (round %d)" % (name, r), run, y, expected, n)
+                row["round"] = r
                 rows_out.append(row)
     lab.save("reduce_slices", rows_out)
 
