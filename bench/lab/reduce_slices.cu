@@ -67,6 +67,43 @@ __device__ __forceinline__ void slice_sum(const T *x, Out *sums) {
   if (threadIdx.x == 0) sums[blockIdx.x] = convert<Out>(sum);
 }
 
+// One kernel for a whole sum: each block sums its slice into partials[blockIdx.x]; the block that takes the last
+// ticket adds all partials (in a fixed order, so the result does not depend on which block came last), writes y
+// and resets the ticket for the next call. What a block pays for it: a fence and an atomic before it exits.
+template <int B, int U, int E, class T>
+__device__ __forceinline__ void slice_sum_ticket(const T *x, float *partials, unsigned *ticket, T *y) {
+  using Vec = oprt::gpu::Pack<T, E>;
+  const EvictFirstLoad load{};
+  const Vec *slice = reinterpret_cast<const Vec *>(x) + static_cast<int64_t>(blockIdx.x) * (B * U);
+  Vec v[U];
+#pragma unroll
+  for (int u = 0; u < U; ++u) v[u] = load(slice + threadIdx.x + u * B);
+  float sum = 0.f;
+#pragma unroll
+  for (int u = 0; u < U; ++u) sum += rs::pack_sum<float>(v[u]);
+  sum = warp0_reduce<B>(sum);
+  __shared__ bool last;
+  if (threadIdx.x == 0) {
+    partials[blockIdx.x] = sum;
+    __threadfence();
+    last = atomicAdd(ticket, 1u) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (!last) return;
+  // Partials from other SMs: read through L2 (.cg), never a stale L1 line.
+  const int parts = static_cast<int>(gridDim.x);
+  float total = 0.f;
+  for (int i = threadIdx.x * 4; i < parts; i += B * 4) {
+    const float4 p = __ldcg(reinterpret_cast<const float4 *>(partials + i));
+    total += (p.x + p.y) + (p.z + p.w);
+  }
+  total = warp0_reduce<B>(total);
+  if (threadIdx.x == 0) {
+    *y = convert<T>(total);
+    *ticket = 0;
+  }
+}
+
 }  // namespace lab17
 
 // slice_<B>_<U>_<E>_<r: block_reduce | w: warp 0>_<rows | part>_<dtype>
@@ -85,9 +122,25 @@ __device__ __forceinline__ void slice_sum(const T *x, Out *sums) {
   BOTH17(256, 8, 4, DT, T) BOTH17(128, 8, 8, DT, T) BOTH17(1024, 4, 2, DT, T)
 HALF17(f16, __half)
 HALF17(bf16, __nv_bfloat16)
+// Larger half slices for the whole sums' first pass only (fewer partials for the second pass): 16384 values
+// (4096 partials of 64M) and 32768 (2048 partials).
+#define HALF17_WIDE(DT, T) BOTH17(512, 4, 8, DT, T) BOTH17(1024, 2, 8, DT, T) BOTH17(1024, 4, 8, DT, T)
+HALF17_WIDE(f16, __half)
+HALF17_WIDE(bf16, __nv_bfloat16)
 // f32: 4096-value (16 KB) slices (torch.compile's 4096 x 4096 kernel is 512 x 2 x 4) and 8192-value (32 KB) ones
 // (its 8192 x 8192 kernel: 512 x 4 x 4).
 BOTH17(512, 2, 4, f32, float) BOTH17(256, 4, 4, f32, float) BOTH17(1024, 1, 4, f32, float)
 BOTH17(512, 4, 2, f32, float) BOTH17(1024, 2, 2, f32, float) BOTH17(128, 8, 4, f32, float)
 BOTH17(512, 4, 4, f32, float) BOTH17(1024, 2, 4, f32, float) BOTH17(256, 8, 4, f32, float)
 BOTH17(1024, 4, 2, f32, float)
+// Whole sums in one kernel (slice_sum_ticket): the library's slice and the wider ones.
+#define TICKET17(B, U, E, DT, T)                                                                              \
+  extern "C" __global__ void __launch_bounds__(B)                                                             \
+      ticket_##B##_##U##_##E##_##DT(const T *x, float *partials, unsigned *ticket, T *y) {                    \
+    lab17::slice_sum_ticket<B, U, E>(x, partials, ticket, y);                                                 \
+  }
+TICKET17(256, 4, 8, f16, __half) TICKET17(512, 4, 8, f16, __half) TICKET17(1024, 4, 8, f16, __half)
+TICKET17(256, 4, 8, bf16, __nv_bfloat16) TICKET17(1024, 4, 8, bf16, __nv_bfloat16)
+TICKET17(256, 4, 4, f32, float) TICKET17(1024, 4, 4, f32, float)
+// f32 16384-value slices for the whole sums only (4096 partials of 64M).
+BOTH17(1024, 4, 4, f32, float)

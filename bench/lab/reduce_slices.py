@@ -3,7 +3,7 @@ row sums we trail torch.compile on (8192 x 8192 half, 4096 x 4096 and 8192 x 819
 the 64M whole sums (float partials, then the library's second pass), against the library's streamed kernel and
 torch.compile in the same run, in rounds. Whole sums also report each kernel's own median.
 
-    python3 reduce_slices.py      # on the GPU machine, after bench/lab/build.sh reduce_slices.cu
+    python3 reduce_slices.py [whole] [rows]   # on the GPU machine, after bench/lab/build.sh reduce_slices.cu
 """
 import numpy as np
 
@@ -16,7 +16,20 @@ F32_SLICES = {4096: [(512, 2, 4), (256, 4, 4), (1024, 1, 4), (512, 4, 2), (1024,
               8192: [(512, 4, 4), (1024, 2, 4), (256, 8, 4), (1024, 4, 2)]}
 
 
+# Whole sums only: slices longer than a row we time, for fewer partials (64M: 4096 or 2048).
+WIDE_SLICES = {"half": {16384: [(512, 4, 8), (1024, 2, 8)], 32768: [(1024, 4, 8)]},
+               "float32": {16384: [(1024, 4, 4)]}}
+
+
+# Whole sums in one kernel, the last block adding the partials (reduce_slices.cu: slice_sum_ticket).
+TICKET_SLICES = {"float16": [(256, 4, 8), (512, 4, 8), (1024, 4, 8)], "bfloat16": [(256, 4, 8), (1024, 4, 8)],
+                 "float32": [(256, 4, 4), (1024, 4, 4)]}
+
+
 def slices_for(dt, length):
+    wide = WIDE_SLICES["half" if dt != "float32" else "float32"]
+    if length in wide:
+        return wide[length]
     return HALF_SLICES if dt != "float32" else F32_SLICES[length]
 
 
@@ -48,24 +61,25 @@ def whole_candidates(module, dt, x, partials, n):
     lib, (fin, packs) = streamed_kernel(module, dt, "float"), at_once(module, dt, parts)
     out["library: pieces x%d + at once u%d" % (parts, packs)] = lambda y, parts=parts, fin=fin: (
         lib.launch(parts, 256, x, partials, parts, slice_values, n), fin.launch(1, 1024, partials, y, np.int32(parts)))
-    for length in ([8192] if dt != "float32" else [4096, 8192]):
+    for length in ([8192, 16384, 32768] if dt != "float32" else [4096, 8192, 16384]):
         for b, u, e in slices_for(dt, length):
             parts = n // length
             fin, packs = at_once(module, dt, parts)
-            for r in "rw":
-                kernel = module.kernel("slice_%d_%d_%d_%s_part_%s" % (b, u, e, r, short))
-                out["slice %d x %d x %d, %s, x%d + at once u%d" % (
-                    b, u, e, "warp 0" if r == "w" else "block_reduce", parts, packs)] = (
-                    lambda y, kernel=kernel, b=b, parts=parts, fin=fin: (
-                        kernel.launch(parts, b, x, partials), fin.launch(1, 1024, partials, y, np.int32(parts))))
+            kernel = module.kernel("slice_%d_%d_%d_w_part_%s" % (b, u, e, short))  # warp 0 combines (as Triton)
+            out["slice %d x %d x %d, x%d + at once u%d" % (b, u, e, parts, packs)] = (
+                lambda y, kernel=kernel, b=b, parts=parts, fin=fin: (
+                    kernel.launch(parts, b, x, partials), fin.launch(1, 1024, partials, y, np.int32(parts))))
+    ticket = partials.new_zeros(1)  # an unsigned counter to the kernel: zero bits either way
+    for b, u, e in TICKET_SLICES[dt]:
+        kernel, parts = module.kernel("ticket_%d_%d_%d_%s" % (b, u, e, short)), n // (b * u * e)
+        out["ticket %d x %d x %d, x%d in one kernel" % (b, u, e, parts)] = (
+            lambda y, kernel=kernel, b=b, parts=parts: kernel.launch(parts, b, x, partials, ticket, y))
     return out
 
 
-def main(rounds=3):
+def time_rows(module, rounds, rows_out):
     import torch
 
-    module = lab.load("reduce_slices")
-    rows_out = []
     for rows, cols, dt in [(8192, 8192, "float16"), (8192, 8192, "bfloat16"), (4096, 4096, "float32"),
                            (8192, 8192, "float32")]:
         label = "%dx%d axis=-1" % (rows, cols)
@@ -81,6 +95,11 @@ def main(rounds=3):
                 row = lab.time_row_sum(label, dt, "%s (round %d)" % (name, r), run, y, expected, cols)
                 row["round"] = r
                 rows_out.append(row)
+
+
+def time_whole(module, rounds, rows_out):
+    import torch
+
     n = 1 << 26
     for dt in ["float16", "bfloat16", "float32"]:
         label = LABELS[n]
@@ -97,8 +116,19 @@ def main(rounds=3):
                 row = time_with_kernels(label, dt, "%s (round %d)" % (name, r), run, y, expected, n)
                 row["round"] = r
                 rows_out.append(row)
-    lab.save("reduce_slices", rows_out)
+
+
+def main(sections=("whole", "rows"), rounds=3):
+    """The whole sums first (their wider slices are this lab's newest candidates); saved after each section, so a
+    run cut short by its time limit keeps what finished."""
+    module = lab.load("reduce_slices")
+    rows_out = []
+    for section in sections:
+        {"whole": time_whole, "rows": time_rows}[section](module, rounds, rows_out)
+        lab.save("reduce_slices", rows_out)
 
 
 if __name__ == "__main__":
-    main()
+    import sys
+
+    main(tuple(sys.argv[1:]) or ("whole", "rows"))
