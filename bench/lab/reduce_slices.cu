@@ -104,6 +104,21 @@ __device__ __forceinline__ void slice_sum_ticket(const T *x, float *partials, un
   }
 }
 
+// The second pass over exactly B * U * 4 float partials: every thread's U float4s loaded at once, warp 0 combining
+// the warps, in blocks smaller than the library's 1024 threads (torch.compile's takes 128 threads for 512 partials).
+template <int B, int U, class T>
+__device__ __forceinline__ void partials_sum(const float *partials, T *y) {
+  const float4 *packs = reinterpret_cast<const float4 *>(partials);
+  float4 v[U];
+#pragma unroll
+  for (int u = 0; u < U; ++u) v[u] = packs[threadIdx.x + u * B];
+  float sum = 0.f;
+#pragma unroll
+  for (int u = 0; u < U; ++u) sum += (v[u].x + v[u].y) + (v[u].z + v[u].w);
+  sum = warp0_reduce<B>(sum);
+  if (threadIdx.x == 0) *y = convert<T>(sum);
+}
+
 }  // namespace lab17
 
 // slice_<B>_<U>_<E>_<r: block_reduce | w: warp 0>_<rows | part>_<dtype>
@@ -142,5 +157,16 @@ BOTH17(1024, 4, 2, f32, float)
 TICKET17(256, 4, 8, f16, __half) TICKET17(512, 4, 8, f16, __half) TICKET17(1024, 4, 8, f16, __half)
 TICKET17(256, 4, 8, bf16, __nv_bfloat16) TICKET17(1024, 4, 8, bf16, __nv_bfloat16)
 TICKET17(256, 4, 4, f32, float) TICKET17(1024, 4, 4, f32, float)
+// Second passes: partials_<B>_<U>_<dtype> adds B * U * 4 partials (2048, 4096 or 8192).
+#define PARTIALS17(B, U, DT, T)                                                                               \
+  extern "C" __global__ void __launch_bounds__(B) partials_##B##_##U##_##DT(const float *partials, T *y) {     \
+    lab17::partials_sum<B, U>(partials, y);                                                                   \
+  }
+#define PARTIALS17_ALL(DT, T)                                                                                 \
+  PARTIALS17(128, 4, DT, T) PARTIALS17(256, 2, DT, T) PARTIALS17(128, 8, DT, T) PARTIALS17(256, 4, DT, T)     \
+  PARTIALS17(512, 2, DT, T) PARTIALS17(256, 8, DT, T) PARTIALS17(512, 4, DT, T)
+PARTIALS17_ALL(f16, __half)
+PARTIALS17_ALL(bf16, __nv_bfloat16)
+PARTIALS17_ALL(f32, float)
 // f32 16384-value slices for the whole sums only (4096 partials of 64M).
 BOTH17(1024, 4, 4, f32, float)

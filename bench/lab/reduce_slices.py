@@ -26,6 +26,12 @@ TICKET_SLICES = {"float16": [(256, 4, 8), (512, 4, 8), (1024, 4, 8)], "bfloat16"
                  "float32": [(256, 4, 4), (1024, 4, 4)]}
 
 
+# First passes of 64 KB in flight per SM (run 1's fastest) followed by second passes in smaller blocks
+# (partials_sum: B threads x U float4s, exactly the partials).
+LEAN_FIRST = {"float16": [(1024, 2, 8), (256, 4, 8)], "bfloat16": [(1024, 2, 8)], "float32": [(1024, 2, 4)]}
+LEAN_SECOND = {4096: [(128, 8), (256, 4), (512, 2)], 8192: [(256, 8), (512, 4)]}
+
+
 def slices_for(dt, length):
     wide = WIDE_SLICES["half" if dt != "float32" else "float32"]
     if length in wide:
@@ -69,6 +75,13 @@ def whole_candidates(module, dt, x, partials, n):
             out["slice %d x %d x %d, x%d + at once u%d" % (b, u, e, parts, packs)] = (
                 lambda y, kernel=kernel, b=b, parts=parts, fin=fin: (
                     kernel.launch(parts, b, x, partials), fin.launch(1, 1024, partials, y, np.int32(parts))))
+    for b, u, e in LEAN_FIRST[dt]:
+        first, parts = module.kernel("slice_%d_%d_%d_w_part_%s" % (b, u, e, short)), n // (b * u * e)
+        for fb, fu in LEAN_SECOND[parts]:
+            fin = module.kernel("partials_%d_%d_%s" % (fb, fu, short))
+            out["slice %d x %d x %d, x%d + partials %d x %d" % (b, u, e, parts, fb, fu)] = (
+                lambda y, first=first, b=b, parts=parts, fin=fin, fb=fb: (
+                    first.launch(parts, b, x, partials), fin.launch(1, fb, partials, y)))
     ticket = partials.new_zeros(1)  # an unsigned counter to the kernel: zero bits either way
     for b, u, e in TICKET_SLICES[dt]:
         kernel, parts = module.kernel("ticket_%d_%d_%d_%s" % (b, u, e, short)), n // (b * u * e)
