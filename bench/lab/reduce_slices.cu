@@ -13,13 +13,13 @@ using oprt::gpu::block_reduce;
 using oprt::gpu::convert;
 using oprt::gpu::EvictFirstLoad;
 using oprt::gpu::SumOp;
-using oprt::gpu::warp_reduce;
+using oprt::gpu::block_reduce_to_first;
 
 // The library's kernels: the streamed rows (a row sum, or a whole sum's pieces) and the second pass of a whole sum.
 #define WHOLE_SUM_KERNELS(T)                                                                                     \
-  template __global__ void rs::sum_row_at_once<float, T, 1, oprt::gpu::PlainLoad>(const float *, T *, int);     \
-  template __global__ void rs::sum_row_at_once<float, T, 2, oprt::gpu::PlainLoad>(const float *, T *, int);     \
-  template __global__ void rs::sum_row_at_once<float, T, 4, oprt::gpu::PlainLoad>(const float *, T *, int);     \
+  template __global__ void rs::sum_row_at_once<float, T, 1024, 1, oprt::gpu::PlainLoad>(const float *, T *, int); \
+  template __global__ void rs::sum_row_at_once<float, T, 1024, 2, oprt::gpu::PlainLoad>(const float *, T *, int); \
+  template __global__ void rs::sum_row_at_once<float, T, 1024, 4, oprt::gpu::PlainLoad>(const float *, T *, int); \
   template __global__ void rs::sum_rows_streamed_by_block<T, float, EvictFirstLoad>(const T *, float *, int64_t,  \
                                                                                     int64_t, int64_t);
 #define HALF_ROWS(T)                                                                                             \
@@ -33,23 +33,9 @@ HALF_ROWS(__nv_bfloat16)
 
 namespace lab17 {
 
-// Warp 0 adds the warps' sums; the block's sum is valid in thread 0 only.
-template <int B>
-__device__ __forceinline__ float warp0_reduce(float value) {
-  constexpr int kWarps = B / 32;
-  __shared__ float warp_sums[kWarps];
-  value = warp_reduce(value, SumOp{});
-  if (threadIdx.x % 32 == 0) warp_sums[threadIdx.x / 32] = value;
-  __syncthreads();
-  if (threadIdx.x < 32) {
-    value = threadIdx.x < kWarps ? warp_sums[threadIdx.x] : 0.f;
-    value = warp_reduce(value, SumOp{});
-  }
-  return value;
-}
-
-template <int B, int U, int E, bool kWarp0, class T, class Out>
-__device__ __forceinline__ void slice_sum(const T *x, Out *sums) {
+// This thread's part of its block's slice (blockIdx.x): its U vectors of E values, all loaded before the first add.
+template <int B, int U, int E, class T>
+__device__ __forceinline__ float thread_slice_sum(const T *x) {
   using Vec = oprt::gpu::Pack<T, E>;
   const EvictFirstLoad load{};
   const Vec *slice = reinterpret_cast<const Vec *>(x) + static_cast<int64_t>(blockIdx.x) * (B * U);
@@ -59,8 +45,14 @@ __device__ __forceinline__ void slice_sum(const T *x, Out *sums) {
   float sum = 0.f;
 #pragma unroll
   for (int u = 0; u < U; ++u) sum += rs::pack_sum<float>(v[u]);
+  return sum;
+}
+
+template <int B, int U, int E, bool kWarp0, class T, class Out>
+__device__ __forceinline__ void slice_sum(const T *x, Out *sums) {
+  float sum = thread_slice_sum<B, U, E>(x);
   if constexpr (kWarp0) {
-    sum = warp0_reduce<B>(sum);
+    sum = block_reduce_to_first<B>(sum, SumOp{}, 0.f);
   } else {
     sum = block_reduce<B>(sum, SumOp{});
   }
@@ -72,16 +64,7 @@ __device__ __forceinline__ void slice_sum(const T *x, Out *sums) {
 // and resets the ticket for the next call. What a block pays for it: a fence and an atomic before it exits.
 template <int B, int U, int E, class T>
 __device__ __forceinline__ void slice_sum_ticket(const T *x, float *partials, unsigned *ticket, T *y) {
-  using Vec = oprt::gpu::Pack<T, E>;
-  const EvictFirstLoad load{};
-  const Vec *slice = reinterpret_cast<const Vec *>(x) + static_cast<int64_t>(blockIdx.x) * (B * U);
-  Vec v[U];
-#pragma unroll
-  for (int u = 0; u < U; ++u) v[u] = load(slice + threadIdx.x + u * B);
-  float sum = 0.f;
-#pragma unroll
-  for (int u = 0; u < U; ++u) sum += rs::pack_sum<float>(v[u]);
-  sum = warp0_reduce<B>(sum);
+  const float sum = block_reduce_to_first<B>(thread_slice_sum<B, U, E>(x), SumOp{}, 0.f);
   __shared__ bool last;
   if (threadIdx.x == 0) {
     partials[blockIdx.x] = sum;
@@ -97,7 +80,7 @@ __device__ __forceinline__ void slice_sum_ticket(const T *x, float *partials, un
     const float4 p = __ldcg(reinterpret_cast<const float4 *>(partials + i));
     total += (p.x + p.y) + (p.z + p.w);
   }
-  total = warp0_reduce<B>(total);
+  total = block_reduce_to_first<B>(total, SumOp{}, 0.f);
   if (threadIdx.x == 0) {
     *y = convert<T>(total);
     *ticket = 0;
@@ -115,7 +98,7 @@ __device__ __forceinline__ void partials_sum(const float *partials, T *y) {
   float sum = 0.f;
 #pragma unroll
   for (int u = 0; u < U; ++u) sum += (v[u].x + v[u].y) + (v[u].z + v[u].w);
-  sum = warp0_reduce<B>(sum);
+  sum = block_reduce_to_first<B>(sum, SumOp{}, 0.f);
   if (threadIdx.x == 0) *y = convert<T>(sum);
 }
 

@@ -40,9 +40,10 @@ def slices_for(dt, length):
 
 
 def at_once(module, dt, parts):
-    """The library's second pass for `parts` float partials: sum_row_at_once<float, T, packs a thread>."""
+    """Session 17's second pass for `parts` float partials: sum_row_at_once<float, T, 1024 threads, packs a thread>
+    (the library now sizes that block to the partials: kernel.cuh, launch_partials_sum)."""
     packs = next(u for u in (1, 2, 4) if 1024 * u * 4 >= parts)
-    name = LIBRARY_PREFIX + "15sum_row_at_onceIf%sLi%dENS0_9PlainLoadEEEvPKT_PT0_i" % (MANGLED[dt], packs)
+    name = LIBRARY_PREFIX + "15sum_row_at_onceIf%sLi1024ELi%dENS0_9PlainLoadEEEvPKT_PT0_i" % (MANGLED[dt], packs)
     return module.kernel(name), packs
 
 

@@ -94,10 +94,12 @@ CASES = (
         Case(shapes=((1024, 4096),), layouts=("transposed",), attrs=_attrs(1, True), dtypes=("float32", "bfloat16")),
         Case(shapes=((64 << 20,),), fill="uniform", attrs=_attrs(None), device_only=True, dtypes=("float32", "float16")),
         Case(shapes=((8192, 8192),), attrs=_attrs(-1), device_only=True, dtypes=("float32",)),
-        # whole sums whose pieces' partials (5001 f32, 10002 f16: a slice each, the last piece one pack) are
-        # added at once at 2 and 4 packs per thread, with a scalar tail
-        Case(shapes=((4096 * 5000 + 4,),), fill="uniform", attrs=_attrs(None), device_only=True, dtypes=("float32",)),
-        Case(shapes=((8192 * 10001 + 8,),), fill="uniform", attrs=_attrs(None), device_only=True, dtypes=("float16",)),
+        # whole sums in slices (on the H200, at least 8 waves of them) whose last slice is one pack (masked loads),
+        # their partials (2501 f32, 5001 f16, 12002 f32) added by blocks of 256, 512 and 1024 threads with a scalar
+        # tail; the last (393 MB) with plain loads
+        Case(shapes=((8192 * 2500 + 4,),), fill="uniform", attrs=_attrs(None), device_only=True, dtypes=("float32",)),
+        Case(shapes=((16384 * 5000 + 8,),), fill="uniform", attrs=_attrs(None), device_only=True, dtypes=("float16",)),
+        Case(shapes=((8192 * 12001 + 4,),), fill="uniform", attrs=_attrs(None), device_only=True, dtypes=("float32",)),
         # long rows: a warp per row with 8 loads in flight (many rows) or a block per row (few rows)
         Case(shapes=((2000, 2048),), attrs=_attrs(-1), device_only=True),
         Case(shapes=((3000, 3000),), attrs=_attrs(-1), device_only=True),

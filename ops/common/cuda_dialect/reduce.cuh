@@ -80,6 +80,22 @@ __device__ __forceinline__ V block_reduce(V value, Op op) {
   return value;
 }
 
+// Reduces `value` over a block of kThreads threads (at most kWarpSize warps); only thread 0 is sure to get the
+// result: warp 0 combines the warps' values with shuffles (its lanes past the last warp holding `identity`)
+// instead of every thread reading them all. Call it once per kernel.
+template <int kThreads, class V, class Op>
+__device__ __forceinline__ V block_reduce_to_first(V value, Op op, V identity) {
+  static_assert(kThreads % kWarpSize == 0 && kThreads <= kWarpSize * kWarpSize, "whole warps, at most a warp of them");
+  constexpr int kWarps = kThreads / kWarpSize;
+  __shared__ V warp_results[kWarps];
+  value = warp_reduce(value, op);
+  if constexpr (kWarps == 1) return value;
+  if (threadIdx.x % kWarpSize == 0) warp_results[threadIdx.x / kWarpSize] = value;
+  __syncthreads();
+  if (threadIdx.x < kWarpSize) value = warp_reduce(threadIdx.x < kWarps ? warp_results[threadIdx.x] : identity, op);
+  return value;
+}
+
 // log2(n) of a power of two n.
 __device__ __forceinline__ int log2_of_power_of_two(int n) {
 #if defined(__CUDA_ARCH__) && !defined(__MACACC__)

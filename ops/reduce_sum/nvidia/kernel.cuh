@@ -11,9 +11,11 @@
 //     too few rows to fill the device (outer == 1: a full sum), each row is cut into `splits`
 //     interleaved parts, one block each (up to kSplitWaves waves of blocks, each thread with at least
 //     kSplitMinPacks packs), whose sums land in the workspace as [outer, splits] and are then summed
-//     as rows again; a single such row of up to kWholeMaxLength elements (a whole-tensor sum) in pieces
-//     of whole slices of the streamed kernel, a block each, where it is streamable (below), else in one
-//     block of kWholeThreads per SM. On sm_90 code, rows that would be split but are enough for a cluster of
+//     as rows again; a single such row of up to kWholeMaxLength elements (a whole-tensor sum), where it
+//     is streamable (below), in slices of kSliceThreads x kSliceLoads packs, a block each, when they make
+//     at least kSliceMinWaves waves of blocks, else in pieces of whole slices of the streamed kernel, a
+//     block each; otherwise in one block of kWholeThreads per SM. Its partials are then added by one block
+//     sized to them (sum_row_at_once). On sm_90 code, rows that would be split but are enough for a cluster of
 //     kClusterBlocks blocks each (16, a non-portable size; 8 where the device runs no more) to give
 //     every SM kClusterFillBlocksPerSM blocks take one kernel instead: a cluster per row, the parts'
 //     sums added in block 0 of the cluster (sum_rows_in_cluster), no partials.
@@ -75,8 +77,12 @@ constexpr int64_t kMaxPartials = 1 << 20;  // partial sums the workspace holds a
 constexpr int64_t kEvictFirstMaxBytes = int64_t{256} << 20;  // "Evict-first loads": the largest input loaded with them
 constexpr int kStreamUnroll = 4;           // "Streamed rows": packs per thread in a chunk (two chunks in flight)
 constexpr int kStreamMinBlocks = 4;        // "Streamed rows": resident blocks per SM asked of the streamed kernels
-constexpr int kAtOnceThreads = 1024;       // "Partials at once": threads of the block that adds a whole sum's partials
-constexpr int kAtOnceMaxPacks = 4;         // ... and its most packs per thread (else a row kernel adds them)
+constexpr int kSliceThreads = 1024;        // "Whole sums in slices": threads of the slice kernel's blocks...
+constexpr int kSliceLoads = 2;             // ... 16-byte loads per thread, all in flight before the first add
+constexpr int64_t kSliceMinWaves = 8;      // "Whole sums in slices": fewest waves of its blocks a whole sum takes
+constexpr int kAtOnceMinThreads = 128;     // "Partials at once": fewest threads of the block that adds a whole sum's partials...
+constexpr int kAtOnceThreads = 1024;       // ... and most
+constexpr int kAtOnceMaxPacks = 4;         // ... and its packs per thread (beyond them a row kernel adds the partials)
 constexpr int64_t kStreamGroupMaxWaves = 2;  // "Short rows in small blocks": most waves of the streamed short-row kernel's blocks
 constexpr int kStreamGroupThreads = 64;    // "Short rows in small blocks": threads of its blocks
 constexpr int kTileThreads = 128;          // "Short rows in tiles": threads of the tile kernel's blocks
@@ -359,11 +365,47 @@ __global__ void __launch_bounds__(kThreads, kStreamMinBlocks)
   }
 }
 
-// y[0] = sum of x[0, length) (16-byte aligned) by one block of kAtOnceThreads whose threads load all their
-// kPacks packs (thread + u * kAtOnceThreads, up to the whole packs) before the first add, then the last
+// Values in one slice of sum_slices: kSliceThreads threads of kSliceLoads packs.
+template <class T>
+constexpr int64_t kSliceValues = int64_t{kSliceThreads} * kSliceLoads * kPackSize<T>;
+
+// partials[s] = sum of slice s of x[0, total) (16-byte aligned, total a whole number of packs), a block each,
+// every slice kSliceValues long but the last, which may end short: the first pass of a large whole sum. A
+// thread's packs are thread + u * kSliceThreads, so each of the block's loads covers kSliceThreads contiguous
+// packs; all are issued before the first add, and a full slice has no loop and no bounds test. Large blocks
+// mean few partials for the second pass (notes: "Whole sums in slices").
+template <class T, class Load>
+__global__ void __launch_bounds__(kSliceThreads) sum_slices(const T *x, ComputeType<T> *partials, int64_t total) {
+  using C = ComputeType<T>;
+  using Vec = Pack<T, kPackSize<T>>;
+  const Load load{};
+  const int64_t first = static_cast<int64_t>(blockIdx.x) * kSliceValues<T>;
+  const Vec *slice = reinterpret_cast<const Vec *>(x + first);
+  const int thread = static_cast<int>(threadIdx.x);
+  Vec v[kSliceLoads];
+  if (first + kSliceValues<T> <= total) {
+#pragma unroll
+    for (int u = 0; u < kSliceLoads; ++u) v[u] = load(slice + thread + u * kSliceThreads);
+  } else {
+    const int packs = static_cast<int>((total - first) / kPackSize<T>);
+#pragma unroll
+    for (int u = 0; u < kSliceLoads; ++u) {
+      const int pack = thread + u * kSliceThreads;
+      v[u] = pack < packs ? load(slice + pack) : Vec{};
+    }
+  }
+  C sum = 0;
+#pragma unroll
+  for (int u = 0; u < kSliceLoads; ++u) sum += pack_sum<C>(v[u]);
+  sum = block_reduce_to_first<kSliceThreads>(sum, SumOp{}, C{0});
+  if (threadIdx.x == 0) partials[blockIdx.x] = sum;
+}
+
+// y[0] = sum of x[0, length) (16-byte aligned) by one block of kBlockThreads whose threads load all their
+// kPacks packs (thread + u * kBlockThreads, up to the whole packs) before the first add, then the last
 // length % P values: the second pass of a whole sum, its partials in flight at once (notes: "Partials at once").
-template <class In, class Out, int kPacks, class Load>
-__global__ void __launch_bounds__(kAtOnceThreads) sum_row_at_once(const In *x, Out *y, int length) {
+template <class In, class Out, int kBlockThreads, int kPacks, class Load>
+__global__ void __launch_bounds__(kBlockThreads) sum_row_at_once(const In *x, Out *y, int length) {
   using C = ComputeType<In>;
   constexpr int P = kPackSize<In>;
   using Vec = Pack<In, P>;
@@ -372,14 +414,14 @@ __global__ void __launch_bounds__(kAtOnceThreads) sum_row_at_once(const In *x, O
   Vec v[kPacks];
 #pragma unroll
   for (int u = 0; u < kPacks; ++u) {
-    const int pack = thread + u * kAtOnceThreads;
+    const int pack = thread + u * kBlockThreads;
     v[u] = pack < packs ? load(reinterpret_cast<const Vec *>(x) + pack) : Vec{};
   }
   C sum = 0;
 #pragma unroll
   for (int u = 0; u < kPacks; ++u) sum += pack_sum<C>(v[u]);
-  for (int i = packs * P + thread; i < length; i += kAtOnceThreads) sum += convert<C>(load(x + i));
-  sum = block_reduce<kAtOnceThreads>(sum, SumOp{});
+  for (int i = packs * P + thread; i < length; i += kBlockThreads) sum += convert<C>(load(x + i));
+  sum = block_reduce_to_first<kBlockThreads>(sum, SumOp{}, C{0});
   if (threadIdx.x == 0) *y = convert<Out>(sum);
 }
 
@@ -622,28 +664,33 @@ oprt_status_t row_splits(int64_t rows, int64_t length, int64_t *splits) {
   return OPRT_STATUS_SUCCESS;
 }
 
-// y[0] = the sum of `parts` float partials (16-byte aligned): sum_row_at_once where its threads' packs hold
-// them all (1, 2 or 4 packs each: up to 16384 partials), else as a row by launch_rows.
+// y[0] = the sum of `parts` float partials (16-byte aligned): sum_row_at_once in the smallest block of
+// kAtOnceMinThreads to kAtOnceThreads threads whose kAtOnceMaxPacks packs each hold them all (up to 16384
+// partials), else as a row by launch_rows.
 template <class T>
 oprt_status_t launch_partials_sum(const float *partials, T *y, int64_t parts, oprt_stream_t stream) {
   const int64_t packs = ceil_div(parts, kPackSize<float>);
-  const auto launch = [&](auto packs_per_thread) {
-    sum_row_at_once<float, T, decltype(packs_per_thread)::value, PlainLoad>
-        <<<1, kAtOnceThreads, 0, to_stream(stream)>>>(partials, y, static_cast<int>(parts));
-    return check_launch("sum_row_at_once (a whole sum's partials)", 1, kAtOnceThreads, 0);
+  const auto launch = [&](auto block_threads) {
+    constexpr int kBlockThreads = decltype(block_threads)::value;
+    sum_row_at_once<float, T, kBlockThreads, kAtOnceMaxPacks, PlainLoad>
+        <<<1, kBlockThreads, 0, to_stream(stream)>>>(partials, y, static_cast<int>(parts));
+    return check_launch("sum_row_at_once (a whole sum's partials)", 1, kBlockThreads, 0);
   };
-  if (packs <= kAtOnceThreads) return launch(std::integral_constant<int, 1>{});
-  if (packs <= 2 * kAtOnceThreads) return launch(std::integral_constant<int, 2>{});
-  if (packs <= kAtOnceMaxPacks * kAtOnceThreads) return launch(std::integral_constant<int, kAtOnceMaxPacks>{});
+  static_assert(kAtOnceMinThreads * 8 == kAtOnceThreads, "four block sizes, doubling");
+  if (packs <= kAtOnceMaxPacks * kAtOnceMinThreads) return launch(std::integral_constant<int, kAtOnceMinThreads>{});
+  if (packs <= kAtOnceMaxPacks * kAtOnceMinThreads * 2) return launch(std::integral_constant<int, kAtOnceMinThreads * 2>{});
+  if (packs <= kAtOnceMaxPacks * kAtOnceMinThreads * 4) return launch(std::integral_constant<int, kAtOnceMinThreads * 4>{});
+  if (packs <= kAtOnceMaxPacks * kAtOnceThreads) return launch(std::integral_constant<int, kAtOnceThreads>{});
   return launch_rows<PlainLoad>(partials, y, 1, parts, stream);
 }
 
 // y[0] = the sum of x[0, length) in two kernels: the first's partial sums (at most `most_parts`) land in
-// `partials`, then a second adds them. Where x is streamable (f32 and half types), the first is
+// `partials`, then a second adds them. Where x is streamable (f32 and half types), the first is sum_slices
+// where its blocks make at least kSliceMinWaves waves (notes: "Whole sums in slices"), else
 // sum_rows_streamed_by_block over pieces of one slice (more where most_parts requires), a block each: a block
 // that loads its slice at once and exits kept more loads in flight than any longer-lived block (notes: "Whole
-// sums in pieces"), and launch_partials_sum adds the pieces' sums; else one wave of sum_whole_row_by_grid's
-// blocks, whose sums a row kernel adds. Returns with *taken false, launching nothing, where that is fewer than
+// sums in pieces"); launch_partials_sum adds their sums. Else one wave of sum_whole_row_by_grid's blocks,
+// whose sums a row kernel adds. Returns with *taken false, launching nothing, where that is fewer than
 // two parts.
 template <class Load, class T>
 oprt_status_t launch_whole_row(const T *x, T *y, int64_t length, int64_t most_parts, void *partials, bool *taken,
@@ -652,6 +699,16 @@ oprt_status_t launch_whole_row(const T *x, T *y, int64_t length, int64_t most_pa
   C *sums = static_cast<C *>(partials);
   if constexpr (sizeof(T) <= 4) {
     if (streamable(x, length)) {
+      int64_t wave = 0;
+      OPRT_RETURN_IF_ERROR((full_wave_blocks<sum_slices<T, Load>, kSliceThreads>(&wave)));
+      const int64_t slices = ceil_div(length, kSliceValues<T>);
+      if (slices >= kSliceMinWaves * wave && slices <= std::min(most_parts, kMaxGridBlocks)) {
+        *taken = true;
+        const unsigned blocks = static_cast<unsigned>(slices);
+        sum_slices<T, Load><<<blocks, kSliceThreads, 0, to_stream(stream)>>>(x, sums, length);
+        OPRT_RETURN_IF_ERROR(check_launch("sum_slices (a large whole sum's first pass)", blocks, kSliceThreads, 0));
+        return launch_partials_sum(static_cast<const C *>(sums), y, slices, stream);
+      }
       constexpr int64_t kSlice = int64_t{kThreads} * kStreamUnroll * kPackSize<T>;
       const int64_t piece = ceil_div(ceil_div(length, kSlice), most_parts) * kSlice;
       const int64_t parts = ceil_div(length, piece);
