@@ -192,7 +192,7 @@ def time_row_sum(label: str, dtype_name: str, variant: str, run, y, expected, le
     run(y)
     torch.cuda.synchronize()
     err = float(((y.double() - expected).abs() / (expected.abs() + length ** 0.5)).max())
-    row = _sum_row(label, dtype_name, variant, time_us(lambda: run(y)))
+    row = sum_row(label, dtype_name, variant, time_us(lambda: run(y)))
     row.update({"rel_err": err, "status": "ok" if err < 1e-2 else "wrong"})
     print_row(row)
     return row
@@ -207,12 +207,12 @@ def time_compiled_sum(label: str, dtype_name: str, fn, x):
     torch._dynamo.reset()
     compiled = torch.compile(fn, dynamic=False, fullgraph=True)
     compiled(x)
-    row = _sum_row(label, dtype_name, "torch.compile (this run)", time_us(lambda: compiled(x)))
+    row = sum_row(label, dtype_name, "torch.compile (this run)", time_us(lambda: compiled(x)))
     print_row(row)
     return row, compiled
 
 
-def _sum_row(label: str, dtype_name: str, variant: str, stats: dict) -> dict:
+def sum_row(label: str, dtype_name: str, variant: str, stats: dict) -> dict:
     """A row-sum lab's row: the timings, the strongest peer and our own time recorded in h200-peers.json."""
     return {"shape": label, "dtype": dtype_name, "variant": variant, "p20": stats["p20"], "p50": stats["p50"],
             "p80": stats["p80"], "best_peer": best_peer("reduce_sum", label, dtype_name),

@@ -160,13 +160,13 @@ def session14():
                     k["pieces"].launch(parts, 256, x, partials, parts, piece, n),
                     k["block"][threads].launch(1, threads, partials, y, 1, parts, 1)))
             if slices == 1:  # the first pass alone: what the second pass adds
-                row = lab._sum_row(label, dt, "pieces of 1 slice, first pass only", lab.time_us(
+                row = lab.sum_row(label, dt, "pieces of 1 slice, first pass only", lab.time_us(
                     lambda: k["pieces"].launch(parts, 256, x, partials, parts, piece, n)))
                 lab.print_row(row)
                 rows_out.append(row)
         if n == 1 << 26:  # the same bytes as 8192 rows of 8192: the row sum's kernel alone (y: 8192 sums)
             sums = torch.empty(8192, device="cuda", dtype=x.dtype)
-            row = lab._sum_row(label, dt, "reference: 8192 rows of 8192, row sums only",
+            row = lab.sum_row(label, dt, "reference: 8192 rows of 8192, row sums only",
                                lab.time_us(lambda: k["rows"].launch(8192, 256, x, sums, 8192, 8192, n)))
             lab.print_row(row)
             rows_out.append(row)
@@ -229,7 +229,7 @@ def session16():
         for b, u in S16_SLICES:
             slices = packs // (b * u)
             first = module.kernel("s16_pass_b%d_u%d_%s" % (b, u, short))
-            record(lab._sum_row(label, dt, "slices b%d u%d x%d, first pass only" % (b, u, slices), lab.time_us(
+            record(lab.sum_row(label, dt, "slices b%d u%d x%d, first pass only" % (b, u, slices), lab.time_us(
                 lambda first=first, b=b, slices=slices: first.launch(slices, b, x, partials, np.int32(packs)))))
             fins = [(fb, fu) for fb, fu in S16_FINS if fb == 1024 and fb * fu * 4 >= slices]
             if fins:

@@ -3,7 +3,7 @@ row sums we trail torch.compile on (8192 x 8192 half, 4096 x 4096 and 8192 x 819
 the 64M whole sums (float partials, then the library's second pass), against the library's streamed kernel and
 torch.compile in the same run, in rounds. Whole sums also report each kernel's own median.
 
-    python3 reduce_slices.py [whole] [rows]   # on the GPU machine, after bench/lab/build.sh reduce_slices.cu
+    python3 reduce_slices.py [whole] [rows] [placement]   # on the GPU machine, after bench/lab/build.sh reduce_slices.cu
 """
 import numpy as np
 
@@ -132,13 +132,50 @@ def time_whole(module, rounds, rows_out):
                 rows_out.append(row)
 
 
+# Placement: the rows where the lab and run_ops disagree (f32 8192 x 8192: the lab timed torch.compile and the
+# streamed kernel at 67.4-67.8 us, run_ops at 64-65), with x allocated behind pads of these sizes.
+PLACEMENT_PADS_MB = [0, 2, 32, 256, 1024, 4096]
+PLACEMENT_SLICES = {"float32": [(1024, 2, 4, "r"), (512, 4, 4, "w")], "float16": [(512, 2, 8, "r"), (512, 4, 4, "w")]}
+
+
+def time_placement(module, rounds, rows_out):
+    import torch
+
+    for rows, cols, dt in [(8192, 8192, "float32"), (8192, 8192, "float16")]:
+        label, short = "%dx%d axis=-1" % (rows, cols), SHORT[dt]
+        torch._dynamo.reset()
+        compiled = torch.compile(lambda t: t.sum(-1), dynamic=False, fullgraph=True)
+        for pad_mb in PLACEMENT_PADS_MB:
+            pad = torch.empty(pad_mb << 20, device="cuda", dtype=torch.uint8) if pad_mb else None
+            x = torch.randn(rows, cols, device="cuda").to(getattr(torch, dt))
+            expected, y = x.double().sum(-1), torch.empty(rows, device="cuda", dtype=x.dtype)
+            compiled(x)
+            lib = streamed_kernel(module, dt, "T")
+            candidates = {"library: streamed rows": lambda y: lib.launch(rows, 256, x, y, rows, cols, rows * cols)}
+            for b, u, e, r in PLACEMENT_SLICES[dt]:
+                kernel = module.kernel("slice_%d_%d_%d_%s_rows_%s" % (b, u, e, r, short))
+                candidates["slice %d x %d x %d %s" % (b, u, e, r)] = lambda y, kernel=kernel, b=b: kernel.launch(
+                    rows, b, x, y)
+            where = "pad %d MB, x at 0x%x" % (pad_mb, x.data_ptr())
+            for r in range(rounds):
+                row = lab.sum_row(label, dt, "torch.compile, %s (round %d)" % (where, r),
+                                  lab.time_us(lambda: compiled(x)))
+                lab.print_row(row)
+                rows_out.append(dict(row, pad_mb=pad_mb, round=r))
+                for name, run in candidates.items():
+                    row = lab.time_row_sum(label, dt, "%s, %s (round %d)" % (name, where, r), run, y, expected, cols)
+                    rows_out.append(dict(row, pad_mb=pad_mb, round=r))
+            del pad, x, expected, y
+            torch.cuda.empty_cache()
+
+
 def main(sections=("whole", "rows"), rounds=3):
     """The whole sums first (their wider slices are this lab's newest candidates); saved after each section, so a
     run cut short by its time limit keeps what finished."""
     module = lab.load("reduce_slices")
     rows_out = []
     for section in sections:
-        {"whole": time_whole, "rows": time_rows}[section](module, rounds, rows_out)
+        {"whole": time_whole, "rows": time_rows, "placement": time_placement}[section](module, rounds, rows_out)
         lab.save("reduce_slices", rows_out)
 
 
