@@ -3,7 +3,7 @@ row sums we trail torch.compile on (8192 x 8192 half, 4096 x 4096 and 8192 x 819
 the 64M whole sums (float partials, then the library's second pass), against the library's streamed kernel and
 torch.compile in the same run, in rounds. Whole sums also report each kernel's own median.
 
-    python3 reduce_slices.py [whole] [rows] [placement]   # on the GPU machine, after bench/lab/build.sh reduce_slices.cu
+    python3 reduce_slices.py [whole] [rows] [placement]   # on the GPU machine, after build.sh reduce_slices.cu
 """
 import numpy as np
 
