@@ -47,16 +47,17 @@ def at_once(module, dt, parts):
     return module.kernel(name), packs
 
 
-def row_candidates(module, dt, x, rows, cols):
+def row_candidates(module, dt, x, rows, cols, slices=None):
+    """The library's streamed kernel and the slice kernels (b, u, e, combine: "r" block_reduce, "w" warp 0) on the
+    rows of x; by default every slice of cols values with both combines."""
     short = SHORT[dt]
     lib = streamed_kernel(module, dt, "T")
     out = {"library: streamed rows": lambda y: lib.launch(rows, 256, x, y, rows, cols, rows * cols)}
-    for b, u, e in slices_for(dt, cols):
+    for b, u, e, r in slices or [(b, u, e, r) for b, u, e in slices_for(dt, cols) for r in "rw"]:
         assert b * u * e == cols
-        for r in "rw":
-            kernel = module.kernel("slice_%d_%d_%d_%s_rows_%s" % (b, u, e, r, short))
-            out["slice %d x %d x %d, %s" % (b, u, e, "warp 0" if r == "w" else "block_reduce")] = (
-                lambda y, kernel=kernel, b=b: kernel.launch(rows, b, x, y))
+        kernel = module.kernel("slice_%d_%d_%d_%s_rows_%s" % (b, u, e, r, short))
+        out["slice %d x %d x %d, %s" % (b, u, e, "warp 0" if r == "w" else "block_reduce")] = (
+            lambda y, kernel=kernel, b=b: kernel.launch(rows, b, x, y))
     return out
 
 
@@ -142,7 +143,7 @@ def time_placement(module, rounds, rows_out):
     import torch
 
     for rows, cols, dt in [(8192, 8192, "float32"), (8192, 8192, "float16")]:
-        label, short = "%dx%d axis=-1" % (rows, cols), SHORT[dt]
+        label = "%dx%d axis=-1" % (rows, cols)
         torch._dynamo.reset()
         compiled = torch.compile(lambda t: t.sum(-1), dynamic=False, fullgraph=True)
         for pad_mb in PLACEMENT_PADS_MB:
@@ -150,12 +151,7 @@ def time_placement(module, rounds, rows_out):
             x = torch.randn(rows, cols, device="cuda").to(getattr(torch, dt))
             expected, y = x.double().sum(-1), torch.empty(rows, device="cuda", dtype=x.dtype)
             compiled(x)
-            lib = streamed_kernel(module, dt, "T")
-            candidates = {"library: streamed rows": lambda y: lib.launch(rows, 256, x, y, rows, cols, rows * cols)}
-            for b, u, e, r in PLACEMENT_SLICES[dt]:
-                kernel = module.kernel("slice_%d_%d_%d_%s_rows_%s" % (b, u, e, r, short))
-                candidates["slice %d x %d x %d %s" % (b, u, e, r)] = lambda y, kernel=kernel, b=b: kernel.launch(
-                    rows, b, x, y)
+            candidates = row_candidates(module, dt, x, rows, cols, PLACEMENT_SLICES[dt])
             where = "pad %d MB, x at 0x%x" % (pad_mb, x.data_ptr())
             for r in range(rounds):
                 row = lab.sum_row(label, dt, "torch.compile, %s (round %d)" % (where, r),

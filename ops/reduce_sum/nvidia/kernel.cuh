@@ -540,7 +540,8 @@ bool streamable(const T *x, int64_t length) {
   return length % kPackSize<T> == 0 && length <= std::numeric_limits<int32_t>::max() && is_aligned(x, kVectorBytes);
 }
 
-// Calls f(std::integral_constant<int, width>{}) for `width`, a power of two from kWidth to kMaxWidth.
+// Calls f(std::integral_constant<int, W>{}) for W the smallest power of two from kWidth to kMaxWidth that is at
+// least `width` (kMaxWidth beyond it): a group's width, or a block's threads.
 template <int kWidth = 1, int kMaxWidth = kWarpSize, class F>
 oprt_status_t with_group_width(int width, F &&f) {
   if constexpr (kWidth < kMaxWidth) {
@@ -670,18 +671,14 @@ oprt_status_t row_splits(int64_t rows, int64_t length, int64_t *splits) {
 template <class T>
 oprt_status_t launch_partials_sum(const float *partials, T *y, int64_t parts, oprt_stream_t stream) {
   const int64_t packs = ceil_div(parts, kPackSize<float>);
-  const auto launch = [&](auto block_threads) {
+  if (packs > int64_t{kAtOnceMaxPacks} * kAtOnceThreads) return launch_rows<PlainLoad>(partials, y, 1, parts, stream);
+  const int threads = static_cast<int>(ceil_div(packs, int64_t{kAtOnceMaxPacks}));
+  return with_group_width<kAtOnceMinThreads, kAtOnceThreads>(threads, [&](auto block_threads) {
     constexpr int kBlockThreads = decltype(block_threads)::value;
     sum_row_at_once<float, T, kBlockThreads, kAtOnceMaxPacks, PlainLoad>
         <<<1, kBlockThreads, 0, to_stream(stream)>>>(partials, y, static_cast<int>(parts));
     return check_launch("sum_row_at_once (a whole sum's partials)", 1, kBlockThreads, 0);
-  };
-  static_assert(kAtOnceMinThreads * 8 == kAtOnceThreads, "four block sizes, doubling");
-  if (packs <= kAtOnceMaxPacks * kAtOnceMinThreads) return launch(std::integral_constant<int, kAtOnceMinThreads>{});
-  if (packs <= kAtOnceMaxPacks * kAtOnceMinThreads * 2) return launch(std::integral_constant<int, kAtOnceMinThreads * 2>{});
-  if (packs <= kAtOnceMaxPacks * kAtOnceMinThreads * 4) return launch(std::integral_constant<int, kAtOnceMinThreads * 4>{});
-  if (packs <= kAtOnceMaxPacks * kAtOnceThreads) return launch(std::integral_constant<int, kAtOnceThreads>{});
-  return launch_rows<PlainLoad>(partials, y, 1, parts, stream);
+  });
 }
 
 // y[0] = the sum of x[0, length) in two kernels: the first's partial sums (at most `most_parts`) land in
