@@ -365,6 +365,18 @@ __global__ void __launch_bounds__(kThreads, kStreamMinBlocks)
   }
 }
 
+// Loads thread's packs of a block's packs [0, count) of `packs` into v, all at once: thread t takes
+// t + u * kBlockThreads (u < kPacks); those at or past count are zero (kWhole: none is, so no bounds test).
+template <int kBlockThreads, int kPacks, bool kWhole, class Vec, class Load>
+__device__ __forceinline__ void load_packs_at_once(const Load &load, const Vec *packs, int thread, int count,
+                                                   Vec (&v)[kPacks]) {
+#pragma unroll
+  for (int u = 0; u < kPacks; ++u) {
+    const int pack = thread + u * kBlockThreads;
+    v[u] = kWhole || pack < count ? load(packs + pack) : Vec{};
+  }
+}
+
 // Values in one slice of sum_slices: kSliceThreads threads of kSliceLoads packs.
 template <class T>
 constexpr int64_t kSliceValues = int64_t{kSliceThreads} * kSliceLoads * kPackSize<T>;
@@ -377,22 +389,17 @@ constexpr int64_t kSliceValues = int64_t{kSliceThreads} * kSliceLoads * kPackSiz
 template <class T, class Load>
 __global__ void __launch_bounds__(kSliceThreads) sum_slices(const T *x, ComputeType<T> *partials, int64_t total) {
   using C = ComputeType<T>;
-  using Vec = Pack<T, kPackSize<T>>;
   const Load load{};
   const int64_t first = static_cast<int64_t>(blockIdx.x) * kSliceValues<T>;
+  using Vec = Pack<T, kPackSize<T>>;
   const Vec *slice = reinterpret_cast<const Vec *>(x + first);
   const int thread = static_cast<int>(threadIdx.x);
   Vec v[kSliceLoads];
   if (first + kSliceValues<T> <= total) {
-#pragma unroll
-    for (int u = 0; u < kSliceLoads; ++u) v[u] = load(slice + thread + u * kSliceThreads);
+    load_packs_at_once<kSliceThreads, kSliceLoads, true>(load, slice, thread, 0, v);
   } else {
     const int packs = static_cast<int>((total - first) / kPackSize<T>);
-#pragma unroll
-    for (int u = 0; u < kSliceLoads; ++u) {
-      const int pack = thread + u * kSliceThreads;
-      v[u] = pack < packs ? load(slice + pack) : Vec{};
-    }
+    load_packs_at_once<kSliceThreads, kSliceLoads, false>(load, slice, thread, packs, v);
   }
   C sum = 0;
 #pragma unroll
@@ -408,15 +415,11 @@ template <class In, class Out, int kBlockThreads, int kPacks, class Load>
 __global__ void __launch_bounds__(kBlockThreads) sum_row_at_once(const In *x, Out *y, int length) {
   using C = ComputeType<In>;
   constexpr int P = kPackSize<In>;
-  using Vec = Pack<In, P>;
   const Load load{};
   const int packs = length / P, thread = static_cast<int>(threadIdx.x);
+  using Vec = Pack<In, P>;
   Vec v[kPacks];
-#pragma unroll
-  for (int u = 0; u < kPacks; ++u) {
-    const int pack = thread + u * kBlockThreads;
-    v[u] = pack < packs ? load(reinterpret_cast<const Vec *>(x) + pack) : Vec{};
-  }
+  load_packs_at_once<kBlockThreads, kPacks, false>(load, reinterpret_cast<const Vec *>(x), thread, packs, v);
   C sum = 0;
 #pragma unroll
   for (int u = 0; u < kPacks; ++u) sum += pack_sum<C>(v[u]);
