@@ -72,7 +72,8 @@ def compiled_backends() -> list[str]:
 
 
 def available_backends() -> list[str]:
-    """Backends compiled in AND usable here (a device is present)."""
+    """Backends usable here: the library's that are compiled in with their device present, and the Python
+    backends (tilelang) whose package and GPU are present."""
     return [name for name, i in BACKENDS.items()
             if lib.oprt_backend_available(i) or (i in PY_BACKENDS and py_backend(i).available())]
 
