@@ -3,7 +3,7 @@ row sums we trail torch.compile on (8192 x 8192 half, 4096 x 4096 and 8192 x 819
 the 64M whole sums (float partials, then the library's second pass), against the library's streamed kernel and
 torch.compile in the same run, in rounds. Whole sums also report each kernel's own median.
 
-    python3 reduce_slices.py [whole] [rows] [placement]   # on the GPU machine, after build.sh reduce_slices.cu
+    python3 reduce_slices.py [whole] [rows] [placement] [interleaved]   # on the GPU machine, after build.sh reduce_slices.cu
 """
 import numpy as np
 
@@ -165,13 +165,50 @@ def time_placement(module, rounds, rows_out):
             torch.cuda.empty_cache()
 
 
+# Interleaved: the placement section's rows timed as run_ops times a row (DeviceTimer.measure_many: the candidates'
+# calls in shuffled rounds, a flush before each), to learn whether the lab's block-by-block timing is what puts
+# torch.compile and the streamed kernel 2-3 us above run_ops's numbers on f32 8192 x 8192 (session 19's run 3).
+def time_interleaved(module, rounds, rows_out):
+    import numpy as np
+    import torch
+
+    for rows, cols, dt in [(8192, 8192, "float32"), (8192, 8192, "float16"), (4096, 4096, "float32")]:
+        label = "%dx%d axis=-1" % (rows, cols)
+        torch._dynamo.reset()
+        compiled = torch.compile(lambda t: t.sum(-1), dynamic=False, fullgraph=True)
+        x = torch.randn(rows, cols, device="cuda").to(getattr(torch, dt))
+        expected = x.double().sum(-1)
+        compiled(x)
+        slices = {8192: PLACEMENT_SLICES[dt], 4096: [(1024, 1, 4, "r"), (512, 2, 4, "w")]}[cols]
+        outs = {}
+        fns = {"torch.compile": lambda: compiled(x)}
+        for name, run in row_candidates(module, dt, x, rows, cols, slices).items():
+            y = outs[name] = torch.empty(rows, device="cuda", dtype=x.dtype)
+            fns[name] = lambda run=run, y=y: run(y)
+        for name, fn in fns.items():
+            out = fn()
+            torch.cuda.synchronize()
+            got = outs[name] if name in outs else out
+            err = float(((got.double() - expected).abs() / (expected.abs() + cols ** 0.5)).max())
+            assert err < 1e-2, (name, err)
+        for r in range(rounds):
+            measured = lab.timer().measure_many(fns)
+            for name, m in measured.items():
+                q = np.percentile(m["device_us"], [20, 50, 80])
+                row = lab.sum_row(label, dt, "%s, interleaved (round %d)" % (name, r),
+                                  {"p20": float(q[0]), "p50": float(q[1]), "p80": float(q[2]), "kernels": m["kernels"]})
+                lab.print_row(row)
+                rows_out.append(dict(row, round=r, timed="interleaved"))
+
+
 def main(sections=("whole", "rows"), rounds=3):
     """The whole sums first (their wider slices are this lab's newest candidates); saved after each section, so a
     run cut short by its time limit keeps what finished."""
     module = lab.load("reduce_slices")
     rows_out = []
     for section in sections:
-        {"whole": time_whole, "rows": time_rows, "placement": time_placement}[section](module, rounds, rows_out)
+        {"whole": time_whole, "rows": time_rows, "placement": time_placement,
+         "interleaved": time_interleaved}[section](module, rounds, rows_out)
         lab.save("reduce_slices", rows_out)
 
 

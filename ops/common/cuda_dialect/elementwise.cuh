@@ -9,13 +9,17 @@
 //     32 bits when the tensor allows it, as 64-bit division is several times slower.
 // Each thread handles one pack (or element) and the grid covers the whole range: on an H200 that
 // copied f32 at 4.26 TB/s for 256M elements, as fast as cudaMemcpy, where grid-stride loops over one
-// to four waves of blocks with 1-8 packs per thread reached 3.8-4.0 TB/s. Indices are 64-bit where
-// a tensor can exceed 2^31 elements; the loops stride by the grid only beyond the grid size limit.
+// to four waves of blocks with 1-8 packs per thread reached 3.8-4.0 TB/s. A functor whose math sets
+// its speed (kMathBound: gelu) keeps loads in flight while it computes instead: two packs a thread,
+// both loaded before the first result, in 16-bit types, and 128-thread blocks in f32 (ContiguousShape;
+// bench/notes/elementwise-tuning.md). Indices are 64-bit where a tensor can exceed 2^31 elements; the
+// loops stride by the grid only beyond the grid size limit.
 #ifndef OPS_COMMON_CUDA_DIALECT_ELEMENTWISE_CUH_
 #define OPS_COMMON_CUDA_DIALECT_ELEMENTWISE_CUH_
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 
 #include "ops/common/elementwise.h"
 #include "ops/common/cuda_dialect/dtype.cuh"
@@ -25,11 +29,36 @@ namespace oprt::gpu {
 namespace elementwise_detail {
 
 constexpr int kThreads = 256;
+constexpr int kMathF32Threads = 128;  // contiguous kernel of a math-bound functor in f32 (notes: "gelu")
+constexpr int kMathHalfPacks = 2;     // and its packs a thread in 16-bit types (notes: "gelu")
+constexpr int kMaxThreadsPerSM = 2048;
 constexpr int64_t kMaxBlocks = 0x7fffffff;  // the grid's x limit
 
-// One thread per item, within the grid limit.
-inline unsigned grid_covering(int64_t items) {
-  return static_cast<unsigned>(std::max<int64_t>(1, std::min(kMaxBlocks, (items + kThreads - 1) / kThreads)));
+// Whether the functor declares that its math, not memory, sets its speed (static constexpr bool kMathBound).
+template <class Functor, class = void>
+struct MathBound {
+  static constexpr bool value = false;
+};
+template <class Functor>
+struct MathBound<Functor, std::enable_if_t<Functor::kMathBound>> {
+  static constexpr bool value = true;
+};
+
+// The contiguous kernel's block and packs a thread for T and Functor: one pack a thread in 256-thread blocks,
+// except for math-bound functors in float types (notes: "gelu").
+template <class T, class Functor>
+struct ContiguousShape {
+  static constexpr bool kMath = MathBound<Functor>::value;
+  static constexpr int kBlockThreads = kMath && sizeof(T) == 4 ? kMathF32Threads : kThreads;
+  static constexpr int kPacks = kMath && sizeof(T) == 2 ? kMathHalfPacks : 1;
+  // Packs in flight are the point of several packs a thread: compiled to keep every thread slot (32 registers).
+  // 0 states no minimum (the compiler's choice, and the same code as a __launch_bounds__ without one).
+  static constexpr int kMinBlocks = kPacks > 1 ? kMaxThreadsPerSM / kBlockThreads : 0;
+};
+
+// Enough blocks of `threads` for `items`, within the grid limit.
+inline unsigned grid_covering(int64_t items, int64_t threads = kThreads) {
+  return static_cast<unsigned>(std::max<int64_t>(1, std::min(kMaxBlocks, (items + threads - 1) / threads)));
 }
 
 // Functor applied in the compute type; `b` is ignored by unary functors.
@@ -43,24 +72,35 @@ __device__ __forceinline__ T apply(const Functor &functor, T a, T b) {
   }
 }
 
-template <class T, class Functor, int P>
-__global__ void __launch_bounds__(kThreads)
+template <class T, class Functor, int P, class Shape = ContiguousShape<T, Functor>>
+__global__ void __launch_bounds__(Shape::kBlockThreads, Shape::kMinBlocks)
     contiguous_kernel(int64_t n, Functor functor, T *out, const T *a, const T *b) {
   using Vec = Pack<T, P>;
   constexpr bool kBinary = Functor::kArity == 2;
+  constexpr int kBlockThreads = Shape::kBlockThreads, K = Shape::kPacks;
   const int64_t packs = n / P;
   // The loop runs once per thread except beyond the grid's size limit. Not unrolled: an unrolled grid-stride
   // loop first computes its trip count, a 64-bit division every thread pays before its first load.
 #pragma unroll 1
-  for (int64_t i = static_cast<int64_t>(blockIdx.x) * kThreads + threadIdx.x; i < packs;
-       i += static_cast<int64_t>(gridDim.x) * kThreads) {
-    const Vec va = reinterpret_cast<const Vec *>(a)[i];
-    Vec vb = va;
-    if constexpr (kBinary) vb = reinterpret_cast<const Vec *>(b)[i];
-    Vec result;
+  for (int64_t first = static_cast<int64_t>(blockIdx.x) * kBlockThreads * K + threadIdx.x; first < packs;
+       first += static_cast<int64_t>(gridDim.x) * kBlockThreads * K) {
+    // The thread's K packs (a block's K * kBlockThreads packs in K coalesced steps), all loaded before the first
+    // result: the math of one runs while the loads of the others are in flight. The first is in range.
+    Vec va[K], vb[K];
 #pragma unroll
-    for (int j = 0; j < P; ++j) result.v[j] = apply(functor, va.v[j], vb.v[j]);
-    reinterpret_cast<Vec *>(out)[i] = result;
+    for (int k = 0; k < K; ++k) {
+      if (k > 0 && first + k * kBlockThreads >= packs) break;
+      va[k] = reinterpret_cast<const Vec *>(a)[first + k * kBlockThreads];
+      if constexpr (kBinary) vb[k] = reinterpret_cast<const Vec *>(b)[first + k * kBlockThreads];
+    }
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+      if (k > 0 && first + k * kBlockThreads >= packs) break;
+      Vec result;
+#pragma unroll
+      for (int j = 0; j < P; ++j) result.v[j] = apply(functor, va[k].v[j], kBinary ? vb[k].v[j] : va[k].v[j]);
+      reinterpret_cast<Vec *>(out)[first + k * kBlockThreads] = result;
+    }
   }
   // The n % P trailing elements that do not fill a pack (none when P == 1).
   const int64_t i = packs * P + threadIdx.x;
@@ -115,10 +155,11 @@ __global__ void __launch_bounds__(kThreads)
 template <class T, class Functor, int P>
 oprt_status_t launch_contiguous(int64_t n, const Functor &functor, T *out, const T *a, const T *b,
                                 oprt_stream_t stream) {
-  const unsigned blocks = grid_covering(n / P);
-  contiguous_kernel<T, Functor, P><<<blocks, kThreads, 0, to_stream(stream)>>>(n, functor, out, a, b);
+  using Shape = ContiguousShape<T, Functor>;
+  const unsigned blocks = grid_covering(n / P, int64_t{Shape::kBlockThreads} * Shape::kPacks);
+  contiguous_kernel<T, Functor, P><<<blocks, Shape::kBlockThreads, 0, to_stream(stream)>>>(n, functor, out, a, b);
   return check_launch(P == 1 ? "contiguous_kernel (1 element per thread)" : "contiguous_kernel (128-bit packs)", blocks,
-                      kThreads, 0);
+                      Shape::kBlockThreads, 0);
 }
 
 template <class T, class Functor, class Index>
