@@ -86,16 +86,15 @@ __global__ void __launch_bounds__(Shape::kBlockThreads, Shape::kMinBlocks)
        first += static_cast<int64_t>(gridDim.x) * kBlockThreads * K) {
     // The thread's K packs (a block's K * kBlockThreads packs in K coalesced steps), all loaded before the first
     // result: the math of one runs while the loads of the others are in flight. The first is in range.
+    const auto in_range = [&](int k) { return k == 0 || first + k * kBlockThreads < packs; };
     Vec va[K], vb[K];
 #pragma unroll
-    for (int k = 0; k < K; ++k) {
-      if (k > 0 && first + k * kBlockThreads >= packs) break;
+    for (int k = 0; k < K && in_range(k); ++k) {
       va[k] = reinterpret_cast<const Vec *>(a)[first + k * kBlockThreads];
       if constexpr (kBinary) vb[k] = reinterpret_cast<const Vec *>(b)[first + k * kBlockThreads];
     }
 #pragma unroll
-    for (int k = 0; k < K; ++k) {
-      if (k > 0 && first + k * kBlockThreads >= packs) break;
+    for (int k = 0; k < K && in_range(k); ++k) {
       Vec result;
 #pragma unroll
       for (int j = 0; j < P; ++j) result.v[j] = apply(functor, va[k].v[j], kBinary ? vb[k].v[j] : va[k].v[j]);
