@@ -1,7 +1,8 @@
 """Lab elementwise_inflight (elementwise_inflight.cu says why): gelu with loads in flight during the math, and the
 library's one-pack kernel in 128-thread blocks (the peers' size) for the rows tied at the copy peak, against torch
 eager (and torch.compile for gelu) in the same process; three rounds, each in a shuffled order. Every candidate's
-output must equal the one-pack kernel's (gelu: the library's body before this lab) or torch's (add, relu, copy) bit for bit.
+output must equal the one-pack kernel's (gelu: the library's body before this lab) or torch's (add, relu, copy)
+bit for bit.
 
     python3 elementwise_inflight.py [gelu] [blocks] [round2]   # on the GPU machine, after build.sh elementwise_inflight.cu
 """
@@ -29,10 +30,31 @@ def resident_blocks(kernel, threads, sm_count):
     return per_sm * sm_count
 
 
-def one_pack(module, name, n, y, a, b, threads, pack):
+def one_pack(module, name, n, y, a, b, threads, pack, per_thread=1):
+    """A launch of kernel `name` (one_* or k_*: n values, per_thread packs a thread of `pack` values) over y, a, b."""
     kernel = module.kernel(name)
-    blocks = (n // pack + threads - 1) // threads
+    blocks = -(-n // (pack * threads * per_thread))
     return lambda: kernel.launch(blocks, threads, n, y, a, b)
+
+
+def operands(op, n, dt):
+    """The tensors of one row (b is a for the unary ops), torch eager's call writing into y where it can, torch's
+    result to compare with (None for gelu: the lab's kernels are held to the one-pack kernel's), the lab's kernel
+    name for the op and dtype, the view its kernels take (copy moves bits) and the bytes a call moves."""
+    import torch
+
+    a = torch.randn(n, device="cuda").to(getattr(torch, dt))
+    b = torch.randn(n, device="cuda").to(getattr(torch, dt)) if op == "vector_add" else a
+    y = torch.empty_like(a)
+    eager = {"gelu": lambda: torch.nn.functional.gelu(a), "vector_add": lambda: torch.add(a, b, out=y),
+             # torch.relu runs clamp_min's kernel (launch_clamp_scalar); this form writes into y
+             "relu": lambda: torch.clamp_min(a, 0, out=y), "copy": lambda: y.copy_(a)}[op]
+    expected = {"gelu": None, "vector_add": lambda: a + b, "relu": lambda: torch.relu(a), "copy": lambda: a}[op]
+    kernel_op, t = ("add" if op == "vector_add" else op), (BITS[dt] if op == "copy" else SHORT[dt])
+    bits = torch.int16 if dt != "float32" else torch.int32
+    view = (lambda v: v.view(bits)) if op == "copy" else (lambda v: v)
+    moved = (3 if op == "vector_add" else 2) * n * a.element_size()
+    return a, b, y, eager, expected, kernel_op, t, view, moved
 
 
 def gelu_candidates(module, dt, n, x, y, sm_count):
@@ -65,6 +87,22 @@ def gelu_candidates(module, dt, n, x, y, sm_count):
     return out
 
 
+def check_runs(runs, y, expected, what, peers_too=False):
+    """Calls every run once (torch.compile compiles here) and requires each of the lab's kernels, and torch's calls
+    that write y where peers_too, to leave y equal to expected bit for bit."""
+    import torch
+
+    for name, run in runs.items():
+        y.zero_()
+        run()
+        torch.cuda.synchronize()
+        if name.startswith("torch") and not peers_too:
+            continue
+        if not torch.equal(y, expected):
+            raise AssertionError("%s: %s differs from %s in %d values" % (
+                what, name, "torch" if peers_too else "the one-pack kernel", int((y != expected).sum())))
+
+
 def time_rounds(rows, op, label, dt, runs, moved_bytes, rounds):
     order = list(runs)
     for r in range(rounds):
@@ -94,16 +132,7 @@ def time_gelu(module, rows, rounds):
         runs = gelu_candidates(module, dt, n, x, y, sm_count)
         runs["one pack, 256 threads"]()
         reference = y.clone()
-        for name, run in runs.items():
-            if name.startswith("torch"):
-                run()  # compiles torch.compile's kernel before anything is timed
-                continue
-            y.zero_()
-            run()
-            torch.cuda.synchronize()
-            if not torch.equal(y, reference):
-                raise AssertionError("gelu %s %s differs from the one-pack kernel in %d values"
-                                     % (name, dt, int((y != reference).sum())))
+        check_runs(runs, y, reference, "gelu " + dt)
         time_rounds(rows, "gelu", "256M", dt, runs, 2 * n * x.element_size(), rounds)
         del x, y, reference
         torch.cuda.empty_cache()
@@ -116,40 +145,17 @@ def time_blocks(module, rows, rounds):
                        ("vector_add", 256 << 20, ["float16", "bfloat16", "float32"]),
                        ("relu", 256 << 20, ["bfloat16", "float16"]), ("copy", 256 << 20, ["bfloat16", "float32"])]:
         for dt in dts:
-            a = torch.randn(n, device="cuda").to(getattr(torch, dt))
-            b = torch.randn(n, device="cuda").to(getattr(torch, dt)) if op == "vector_add" else a
-            y = torch.empty_like(a)
+            a, b, y, eager, torch_result, kernel_op, t, view, moved = operands(op, n, dt)
             pack = 16 // a.element_size()
-            if op == "vector_add":
-                expected, eager, moved = a + b, lambda: torch.add(a, b, out=y), 3 * n * a.element_size()
-            elif op == "relu":
-                # torch.relu runs clamp_min's kernel (launch_clamp_scalar); this form writes into y
-                expected, eager, moved = torch.relu(a), lambda: torch.clamp_min(a, 0, out=y), 2 * n * a.element_size()
-            else:
-                expected, eager, moved = a.clone(), lambda: y.copy_(a), 2 * n * a.element_size()
-            kernel_op, t = ("add" if op == "vector_add" else op), (BITS[dt] if op == "copy" else SHORT[dt])
-            view = (lambda v: v.view(torch.int16 if dt != "float32" else torch.int32)) if op == "copy" else (
-                lambda v: v)
+            expected = torch_result()
             runs = {"torch eager": eager}
             for threads in (256, 128):
                 runs["one pack, %d threads" % threads] = one_pack(
                     module, "one_%s_%d_%s" % (kernel_op, threads, t), n, view(y), view(a), view(b), threads, pack)
-            for name, run in runs.items():
-                y.zero_()
-                run()
-                torch.cuda.synchronize()
-                if not torch.equal(y, expected):
-                    raise AssertionError("%s %s %s differs from torch in %d values"
-                                         % (op, name, dt, int((y != expected).sum())))
+            check_runs(runs, y, expected, "%s %s" % (op, dt), peers_too=True)
             time_rounds(rows, op, "%dM" % (n >> 20), dt, runs, moved, rounds)
             del a, b, y, expected
             torch.cuda.empty_cache()
-
-
-def packs_kernel(module, name, n, y, a, b, threads, per_thread, pack):
-    kernel = module.kernel(name)
-    blocks = n // (pack * threads * per_thread)
-    return lambda: kernel.launch(blocks, threads, n, y, a, b)
 
 
 # Session 19's second round: K packs a thread, loaded at once (k_<op>_<B>_<K>_<t>), for every op.
@@ -170,16 +176,8 @@ def time_round2(module, rows, rounds):
                        ("relu", 256 << 20, ["float16", "bfloat16", "float32"]),
                        ("copy", 64 << 20, ["bfloat16"]), ("copy", 256 << 20, ["bfloat16", "float32"])]:
         for dt in dts:
-            a = torch.randn(n, device="cuda").to(getattr(torch, dt))
-            b = torch.randn(n, device="cuda").to(getattr(torch, dt)) if op == "vector_add" else a
-            y = torch.empty_like(a)
+            a, b, y, eager, torch_result, kernel_op, t, view, moved = operands(op, n, dt)
             pack = 16 // a.element_size()
-            kernel_op = "add" if op == "vector_add" else op
-            t = (BITS[dt] if op == "copy" else SHORT[dt])
-            view = (lambda v: v.view(torch.int16 if dt != "float32" else torch.int32)) if op == "copy" else (
-                lambda v: v)
-            eager = {"gelu": lambda: gelu(a), "vector_add": lambda: torch.add(a, b, out=y),
-                     "relu": lambda: torch.clamp_min(a, 0, out=y), "copy": lambda: y.copy_(a)}[op]
             runs = {"torch eager": eager}
             if op == "gelu" and dt == "float32":
                 compiled = torch.compile(lambda v: gelu(v), dynamic=False, fullgraph=True)
@@ -194,25 +192,15 @@ def time_round2(module, rows, rounds):
                     runs[name] = lambda kernel=kernel, threads=threads, k=k, packs=packs: kernel.launch(
                         packs // (threads * k), threads, packs, y, a)
             for threads, k in ROUND2[(kernel_op, "float32" if dt == "float32" else "half")]:
-                runs["%d x %d packs at once" % (threads, k)] = packs_kernel(
-                    module, "k_%s_%d_%d_%s" % (kernel_op, threads, k, t), n, view(y), view(a), view(b), threads, k,
-                    pack)
+                runs["%d x %d packs at once" % (threads, k)] = one_pack(
+                    module, "k_%s_%d_%d_%s" % (kernel_op, threads, k, t), n, view(y), view(a), view(b), threads,
+                    pack, k)
             y.zero_()
             runs["one pack, 256 threads"]()
             reference = y.clone()
-            if op != "gelu":
-                assert torch.equal(reference, {"vector_add": lambda: a + b, "relu": lambda: torch.relu(a),
-                                               "copy": lambda: a}[op]())
-            for name, run in runs.items():
-                y.zero_()
-                out = run()
-                torch.cuda.synchronize()
-                if name.startswith("torch"):
-                    continue  # the peers (torch.compile compiles here)
-                if not torch.equal(y, reference):
-                    raise AssertionError("%s %s %s differs from the one-pack kernel in %d values"
-                                         % (op, name, dt, int((y != reference).sum())))
-            moved = (3 if op == "vector_add" else 2) * n * a.element_size()
+            if torch_result is not None:
+                assert torch.equal(reference, torch_result())
+            check_runs(runs, y, reference, "%s %s" % (op, dt))
             time_rounds(rows, op, "%dM" % (n >> 20), dt, runs, moved, rounds)
             del a, b, y, reference
             torch.cuda.empty_cache()
