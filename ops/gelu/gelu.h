@@ -31,7 +31,7 @@ struct GeluFunctor {
   static constexpr int kArity = 1;
   // The exact form's math sets its speed on the GPU (half types at 89% of the copy peak with one pack a thread):
   // the device framework keeps more loads in flight for it (ops/common/cuda_dialect/elementwise.cuh,
-  // ContiguousShape). The tanh form runs at the copy peak, and lost 2-19% in half types that way.
+  // ContiguousShape). The tanh form runs at the copy peak, and lost 2-25% in half types that way.
   static constexpr bool kMathBound = !kTanhForm;
 
   // Phi(-|x|) in float from Numerical Recipes' erfcc (erfc(a) = t exp(P(t) - a^2), t = 1 / (1 + a / 2),
