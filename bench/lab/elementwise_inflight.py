@@ -4,7 +4,7 @@ eager (and torch.compile for gelu) in the same process; three rounds, each in a 
 output must equal the one-pack kernel's (gelu: the library's body before this lab) or torch's (add, relu, copy)
 bit for bit.
 
-    python3 elementwise_inflight.py [gelu] [blocks] [round2]   # on the GPU machine, after build.sh elementwise_inflight.cu
+    python3 elementwise_inflight.py [gelu] [blocks] [round2] [index32]   # on the GPU machine, after build.sh elementwise_inflight.cu
 """
 import random
 
@@ -206,11 +206,37 @@ def time_round2(module, rows, rounds):
             torch.cuda.empty_cache()
 
 
+# Session 20: the 32-bit index without a loop (i32_<op>_<B>_<t>), torch eager's arithmetic, on the rows it leads.
+def time_index32(module, rows, rounds):
+    import numpy as np
+    import torch
+
+    for op, n, dts in [("vector_add", 64 << 20, ["float16", "bfloat16"]),
+                       ("vector_add", 256 << 20, ["float16", "bfloat16"]),
+                       ("relu", 256 << 20, ["bfloat16"]), ("copy", 256 << 20, ["bfloat16"])]:
+        for dt in dts:
+            a, b, y, eager, torch_result, kernel_op, t, view, moved = operands(op, n, dt)
+            pack = 16 // a.element_size()
+            packs = n // pack
+            runs = {"torch eager": eager}
+            runs["one pack, 256 threads"] = one_pack(module, "one_%s_256_%s" % (kernel_op, t), n, view(y), view(a),
+                                                     view(b), 256, pack)
+            for threads in (128, 256):
+                kernel = module.kernel("i32_%s_%d_%s" % (kernel_op, threads, t))
+                runs["index32, %d threads" % threads] = lambda kernel=kernel, threads=threads: kernel.launch(
+                    -(-packs // threads), threads, np.uint32(packs), view(y), view(a), view(b))
+            check_runs(runs, y, torch_result(), "%s %s" % (op, dt), peers_too=True)
+            time_rounds(rows, op, "%dM" % (n >> 20), dt, runs, moved, rounds)
+            del a, b, y
+            torch.cuda.empty_cache()
+
+
 def main(sections=("gelu", "blocks"), rounds=3):
     module = lab.load("elementwise_inflight")
     rows = []
     for section in sections:
-        {"gelu": time_gelu, "blocks": time_blocks, "round2": time_round2}[section](module, rows, rounds)
+        {"gelu": time_gelu, "blocks": time_blocks, "round2": time_round2,
+         "index32": time_index32}[section](module, rows, rounds)
         lab.save("elementwise_inflight", rows)
 
 
