@@ -31,7 +31,8 @@ constexpr float kLog2e = 1.4426950408889634f;
 
 // ---- 16-byte loads and stores with cache hints ----
 // LD: 0 plain ld.global (as the library), 1 ld.global.nc.L1::no_allocate, 2 ld.global.cs (evict first),
-//     3 ld.global.nc.L1::no_allocate.L2::256B (L2 prefetches the 256-byte block).
+//     3 ld.global.nc.L1::no_allocate.L2::256B (L2 prefetches the 256-byte block), 4 the reductions' EvictFirstLoad
+//     (ld.global.L1::evict_first.L2::cache_hint with an L2 evict_first policy; session 20).
 // ST: 0 st.global (as the library's store_pack), 1 st.global.cs (streaming, evict first).
 template <int LD>
 __device__ __forceinline__ uint4 load16(const void *p) {
@@ -44,6 +45,12 @@ __device__ __forceinline__ uint4 load16(const void *p) {
         : "l"(p));
   } else if constexpr (LD == 2) {
     asm("ld.global.cs.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w) : "l"(p));
+  } else if constexpr (LD == 4) {
+    uint64_t policy;
+    asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
+    asm("ld.global.L1::evict_first.L2::cache_hint.v4.u32 {%0, %1, %2, %3}, [%4], %5;"
+        : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w)
+        : "l"(p), "l"(policy));
   } else {
     asm("ld.global.nc.L1::no_allocate.L2::256B.v4.u32 {%0, %1, %2, %3}, [%4];"
         : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w)
@@ -548,6 +555,11 @@ __device__ __forceinline__ void lib_block(const T *x, T *y, long long rows, long
   X(512, 4, 1, 128, 8, 0, 0, 1, 0) \
   X(512, 2, 1, 64, 32, 0, 0, 1, 0) \
   X(512, 2, 1, 64, 32, 0, 0, 0, 0) \
+  X(512, 2, 1, 64, 32, 2, 0, 0, 0) \
+  X(512, 2, 1, 64, 32, 4, 0, 0, 0) \
+  X(512, 2, 1, 64, 32, 0, 1, 0, 0) \
+  X(512, 2, 1, 64, 32, 2, 1, 0, 0) \
+  X(512, 2, 1, 64, 32, 4, 1, 0, 0) \
   X(512, 2, 1, 256, 8, 0, 0, 1, 0) \
   X(512, 4, 1, 256, 4, 0, 0, 1, 0) \
   X(512, 2, 1, 128, 16, 1, 1, 1, 0) \
