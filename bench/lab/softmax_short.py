@@ -269,8 +269,17 @@ if "--session16" in sys.argv:
 # and math: the lab's tile 32 lanes x 2 packs, 64 threads, libmath, loads plain / .cs / the reductions' L2
 # evict-first policy, stores plain / .cs, beside the library's kernel, three rounds.
 SESSION20 = [("softmax", dt, [512], "hints") for dt in ("float16", "bfloat16")]
+# --session20b: plain against L2 evict-first loads on every tile shape the library launches (tile_shape), libmath.
+LIB_TILE_SHAPES = {("half", 128): (128, 2, 1, 128, 16), ("half", 256): (256, 2, 1, 128, 16),
+                   ("half", 512): (512, 2, 1, 64, 32), ("f32", 128): (128, 4, 1, 128, 8),
+                   ("f32", 256): (256, 4, 1, 128, 8), ("f32", 512): (512, 4, 1, 64, 16),
+                   ("f32", 1024): (1024, 8, 1, 64, 8)}
+SESSION20B = [("softmax", dt, [128, 256, 512], "l2ef") for dt in ("float16", "bfloat16")] + [
+    ("softmax", "float32", [128, 256, 512, 1024], "l2ef")]
 if "--session20" in sys.argv:
     PLAN = SESSION20
+if "--session20b" in sys.argv:
+    PLAN = SESSION20B
 
 
 def pick(configs, dtype, cols, how, ranking):
@@ -284,6 +293,11 @@ def pick(configs, dtype, cols, how, ranking):
         hinted = [Tile(cfg, dtype) for cfg in configs[group]
                   if cfg[:5] == (cols, 2, 1, 64, 32) and cfg[7:] == (0, 0)]
         return ([LibTile(cols, dtype, whole=True)] + hinted) * 3
+    if how == "l2ef":
+        shape = LIB_TILE_SHAPES[("f32" if dtype == "float32" else "half", cols)]
+        pair = [Tile(shape + (ld, 0, 0, 0), dtype) for ld in (0, 4)]
+        lib = [LibTile(cols, dtype, whole=True)] if (cols, PACK[dtype]) in LibTile.SHAPES else []
+        return (lib + pair) * 3
     if how == "block128":
         return [LibTile(cols, dtype, whole=True), LibTile(cols, dtype, whole=True, block=128)] * 4
     if how == "tile":
@@ -461,7 +475,8 @@ def main():
             k[0], k[1], k[2], "%.2f" % s["best"][0] if s["best"] else "-", s["best"][1] if s["best"] else "",
             "%.2f" % s["lib"][0] if s["lib"] else "-", s["ours"], s["peer"]))
     suffix = {id(SESSION12): "-session12", id(SESSION15): "-session15", id(SESSION16): "-session16",
-              id(SESSION20): "-session20"}.get(id(PLAN), "")
+              id(SESSION20): "-session20",
+              id(SESSION20B): "-session20b"}.get(id(PLAN), "")
     lab.save(NAME + suffix, rows_out, {"elapsed_s": time.time() - T0, "sm_count": sms})
     print("elapsed %.1f s" % (time.time() - T0))
     return 0
