@@ -212,6 +212,29 @@ def time_compiled_sum(label: str, dtype_name: str, fn, x):
     return row, compiled
 
 
+def time_sums_interleaved(rows_out: list, label: str, dtype_name: str, fns: dict, outs: dict, expected, length: int,
+                          rounds: int, variant: str = "%s (round %d)"):
+    """Row-sum candidates timed as run_ops times a row: each of fns (name -> a call) is called once and its sums
+    (outs[name] where it writes there, else what it returns) checked against expected as time_row_sum checks them;
+    then `rounds` rounds of DeviceTimer.measure_many (interleaved calls, a flush before each). Appends a printed
+    row per candidate and round to rows_out, named variant % (name, round)."""
+    import torch
+
+    for name, fn in fns.items():
+        got = fn()
+        torch.cuda.synchronize()
+        got = outs.get(name, got)
+        err = float(((got.double() - expected).abs() / (expected.abs() + length ** 0.5)).max())
+        assert err < 1e-2, (label, dtype_name, name, err)
+    for r in range(rounds):
+        for name, m in timer().measure_many(fns).items():
+            q = np.percentile(m["device_us"], [20, 50, 80])
+            row = sum_row(label, dtype_name, variant % (name, r),
+                          {"p20": float(q[0]), "p50": float(q[1]), "p80": float(q[2])})
+            print_row(row)
+            rows_out.append(dict(row, round=r, timed="interleaved"))
+
+
 def sum_row(label: str, dtype_name: str, variant: str, stats: dict) -> dict:
     """A row-sum lab's row: the timings, the strongest peer and our own time recorded in h200-peers.json."""
     return {"shape": label, "dtype": dtype_name, "variant": variant, "p20": stats["p20"], "p50": stats["p50"],

@@ -31,25 +31,6 @@ def streamed_kernel(module, dt, policy):
         MANGLED[dt], out, POLICY[policy]))
 
 
-def timed(rows_out, label, dt, fns, outs, expected, length, rounds):
-    """Checks every candidate's sums against expected (float64), then rounds of measure_many."""
-    import torch
-
-    for name, fn in fns.items():
-        got = fn()
-        torch.cuda.synchronize()
-        got = outs.get(name, got)
-        err = float(((got.double() - expected).abs() / (expected.abs() + length ** 0.5)).max())
-        assert err < 1e-2, (label, dt, name, err)
-    for r in range(rounds):
-        for name, m in lab.timer().measure_many(fns).items():
-            q = np.percentile(m["device_us"], [20, 50, 80])
-            row = lab.sum_row(label, dt, "%s (round %d)" % (name, r),
-                              {"p20": float(q[0]), "p50": float(q[1]), "p80": float(q[2]), "kernels": m["kernels"]})
-            lab.print_row(row)
-            rows_out.append(dict(row, round=r, timed="interleaved"))
-
-
 def time_whole(module, rounds, rows_out):
     import torch
 
@@ -70,7 +51,7 @@ def time_whole(module, rounds, rows_out):
             fns["library, %s" % policy] = lambda first=first, partials=partials, y=y: (
                 first.launch(parts, SLICE_THREADS, x, partials, n), second.launch(1, threads, partials, y,
                                                                                   np.int32(parts)))
-        timed(rows_out, "67108864 ->scalar", dt, fns, outs, expected, n, rounds)
+        lab.time_sums_interleaved(rows_out, "67108864 ->scalar", dt, fns, outs, expected, n, rounds)
         del x
         torch.cuda.empty_cache()
 
@@ -90,7 +71,8 @@ def time_rows(module, rounds, rows_out):
             y = outs["library, %s" % policy] = torch.empty(rows, device="cuda", dtype=x.dtype)
             fns["library, %s" % policy] = lambda kernel=kernel, y=y: kernel.launch(rows, 256, x, y, rows, cols,
                                                                                    rows * cols)
-        timed(rows_out, "%dx%d axis=-1" % (rows, cols), dt, fns, outs, expected, cols, rounds)
+        lab.time_sums_interleaved(rows_out, "%dx%d axis=-1" % (rows, cols), dt, fns, outs, expected, cols,
+                                  rounds)
         del x
         torch.cuda.empty_cache()
 

@@ -169,7 +169,6 @@ def time_placement(module, rounds, rows_out):
 # calls in shuffled rounds, a flush before each), to learn whether the lab's block-by-block timing is what puts
 # torch.compile and the streamed kernel 2-3 us above run_ops's numbers on f32 8192 x 8192 (session 19's run 3).
 def time_interleaved(module, rounds, rows_out):
-    import numpy as np
     import torch
 
     for rows, cols, dt in [(8192, 8192, "float32"), (8192, 8192, "float16"), (4096, 4096, "float32")]:
@@ -185,20 +184,8 @@ def time_interleaved(module, rounds, rows_out):
         for name, run in row_candidates(module, dt, x, rows, cols, slices).items():
             y = outs[name] = torch.empty(rows, device="cuda", dtype=x.dtype)
             fns[name] = lambda run=run, y=y: run(y)
-        for name, fn in fns.items():
-            out = fn()
-            torch.cuda.synchronize()
-            got = outs[name] if name in outs else out
-            err = float(((got.double() - expected).abs() / (expected.abs() + cols ** 0.5)).max())
-            assert err < 1e-2, (name, err)
-        for r in range(rounds):
-            measured = lab.timer().measure_many(fns)
-            for name, m in measured.items():
-                q = np.percentile(m["device_us"], [20, 50, 80])
-                row = lab.sum_row(label, dt, "%s, interleaved (round %d)" % (name, r),
-                                  {"p20": float(q[0]), "p50": float(q[1]), "p80": float(q[2]), "kernels": m["kernels"]})
-                lab.print_row(row)
-                rows_out.append(dict(row, round=r, timed="interleaved"))
+        lab.time_sums_interleaved(rows_out, label, dt, fns, outs, expected, cols, rounds,
+                                  variant="%s, interleaved (round %d)")
 
 
 def main(sections=("whole", "rows"), rounds=3):
