@@ -1,45 +1,59 @@
 #!/usr/bin/env bash
-# On a GPU machine: an A/B of two builds through run_ops's own process, in one lease. Labs and run_ops have timed the
+# On a GPU machine: an A/B of builds through run_ops's own process, in one lease. Labs and run_ops have timed the
 # same kernel 4-5% apart, and a lab's ranking has reversed in run_ops (bench/notes/softmax-tuning.md, "Session 20"),
 # so a candidate is judged here before it is merged. Installs each wheel folder (pip --target), then runs
 #   tools/run_ops.py --mode bench --backend nvidia RUN_OPS_ARGS...
-# ROUNDS times per build in the order base, cand, cand, base, ... (each build first as often as second), writing
-# OUT/ab-<i>-<base|cand>.json, and prints each row's p50s by build and the median change. Run from a checkout:
-#   tools/gpu_ab.sh BASE_WHEELS CAND_WHEELS OUT ROUNDS RUN_OPS_ARGS...
-#   e.g. tools/gpu_ab.sh dist/main dist/cand $OUT 2 --op softmax --peers torch_eager
+# ROUNDS times per build, the builds' order rotating from round to round (base, c1, c2; c1, c2, base; ...: each build
+# in every position as often, so a drift over the lease falls on all alike), writing OUT/ab-<i>-<build>.json, and
+# prints each row's p50s by build and each candidate's median change against the base. Run from a checkout:
+#   tools/gpu_ab.sh BASE_WHEELS CAND_WHEELS[,CAND_WHEELS...] OUT ROUNDS RUN_OPS_ARGS...
+#   e.g. tools/gpu_ab.sh dist/main dist/cand1,dist/cand2 $OUT 3 --op softmax --peers torch_eager
+# A build is named by its folder's base name (dist/cand1: cand1; the base is always "base").
 set -u
-BASE=$1; CAND=$2; OUT=$3; ROUNDS=$4; shift 4
-for which in base cand; do
-  dir=$BASE; [ $which = cand ] && dir=$CAND
-  rm -rf /tmp/ab-$which && python3 -m pip install -q --no-index --no-deps --target /tmp/ab-$which "$dir"/*.whl || exit $?
+BASE=$1; CANDS=$2; OUT=$3; ROUNDS=$4; shift 4
+builds=(base); dirs=("$BASE")
+IFS=, read -r -a cand_dirs <<< "$CANDS"
+for dir in "${cand_dirs[@]}"; do builds+=("$(basename "$dir")"); dirs+=("$dir"); done
+for k in "${!builds[@]}"; do
+  rm -rf "/tmp/ab-${builds[$k]}" && python3 -m pip install -q --no-index --no-deps --target "/tmp/ab-${builds[$k]}" \
+    "${dirs[$k]}"/*.whl || exit $?
 done
-i=0
+n=${#builds[@]}; i=0
 for ((r = 0; r < ROUNDS; r++)); do
-  order="base cand"; [ $((r % 2)) = 1 ] && order="cand base"
-  for which in $order; do
+  for ((j = 0; j < n; j++)); do
+    which=${builds[$(((r + j) % n))]}
     PYTHONPATH=/tmp/ab-$which:$PWD python3 tools/run_ops.py --mode bench --backend nvidia "$@" \
       --json "$OUT/ab-$i-$which.json" > "$OUT/ab-$i-$which.log" 2>&1
     echo "run $i ($which): exit $?"; i=$((i + 1))
   done
 done
-python3 - "$OUT" <<'PY'
+python3 - "$OUT" "${builds[@]}" <<'PY'
 import glob, json, statistics, sys
 
+out, builds = sys.argv[1], sys.argv[2:]
 by_row = {}
-for path in sorted(glob.glob(sys.argv[1] + "/ab-*.json"), key=lambda p: int(p.rsplit("/", 1)[1].split("-")[1])):
-    which = path.rsplit("-", 1)[1][:-len(".json")]
+for path in sorted(glob.glob(out + "/ab-*.json"), key=lambda p: int(p.rsplit("/", 1)[1].split("-")[1])):
+    which = path.rsplit("/", 1)[1].split("-", 2)[2][:-len(".json")]
     for r in json.load(open(path))["results"]:
-        by_row.setdefault((r["op"], r["case"]), {"base": [], "cand": []})[which].append(r["ours_us"])
-changes = []
-print("%-12s %-38s %-24s %-24s %s" % ("op", "case", "base p50s (us)", "cand p50s (us)", "cand / base"))
+        if r.get("ours_us"):
+            by_row.setdefault((r["op"], r["case"]), {b: [] for b in builds})[which].append(r["ours_us"])
+changes = {b: [] for b in builds[1:]}
+print("%-12s %-34s %s" % ("op", "case", "  ".join("%-22s" % (b + " p50s (us)") for b in builds)
+                          + "  " + "  ".join("%s/base" % b for b in builds[1:])))
 for (op, case), runs in by_row.items():
-    if not runs["base"] or not runs["cand"]:
+    if not runs["base"]:
         continue
-    change = statistics.median(runs["cand"]) / statistics.median(runs["base"])
-    changes.append(change)
-    print("%-12s %-38s %-24s %-24s %.3f" % (op, case, " ".join("%.2f" % t for t in runs["base"]),
-                                              " ".join("%.2f" % t for t in runs["cand"]), change))
-if changes:
-    print("median cand / base over %d rows: %.3f (below 1: the candidate is faster)" % (len(changes),
-                                                                                     statistics.median(changes)))
+    cells = "  ".join("%-22s" % " ".join("%.2f" % t for t in runs[b]) for b in builds)
+    ratios = []
+    for b in builds[1:]:
+        if runs[b]:
+            change = statistics.median(runs[b]) / statistics.median(runs["base"])
+            changes[b].append(change)
+            ratios.append("%.3f" % change)
+        else:
+            ratios.append("-")
+    print("%-12s %-34s %s  %s" % (op, case, cells, "  ".join("%9s" % x for x in ratios)))
+for b, c in changes.items():
+    if c:
+        print("median %s / base over %d rows: %.3f (below 1: %s is faster)" % (b, len(c), statistics.median(c), b))
 PY
