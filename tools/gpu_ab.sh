@@ -5,7 +5,8 @@
 #   tools/run_ops.py --mode bench --backend nvidia RUN_OPS_ARGS...
 # ROUNDS times per build, the builds' order rotating from round to round (base, c1, c2; c1, c2, base; ...: each build
 # in every position as often, so a drift over the lease falls on all alike), writing OUT/ab-<i>-<build>.json, and
-# prints each row's p50s by build and each candidate's median change against the base. Run from a checkout:
+# prints each row's p50s by build and each candidate's median change against the base (also OUT/ab-summary.txt; the
+# runs' JSONs and logs end up in OUT/ab-runs.tgz). Run from a checkout:
 #   tools/gpu_ab.sh BASE_WHEELS CAND_WHEELS[,CAND_WHEELS...] OUT ROUNDS RUN_OPS_ARGS...
 #   e.g. tools/gpu_ab.sh dist/main dist/cand1,dist/cand2 $OUT 3 --op softmax --peers torch_eager
 # A build is named by its folder's base name (dist/cand1: cand1; the base is always "base").
@@ -27,7 +28,7 @@ for ((r = 0; r < ROUNDS; r++)); do
     echo "run $i ($which): exit $?"; i=$((i + 1))
   done
 done
-python3 - "$OUT" "${builds[@]}" <<'PY'
+python3 - "$OUT" "${builds[@]}" <<'PY' | tee "$OUT/ab-summary.txt"
 import glob, json, statistics, sys
 
 out, builds = sys.argv[1], sys.argv[2:]
@@ -57,3 +58,5 @@ for b, c in changes.items():
     if c:
         print("median %s / base over %d rows: %.3f (below 1: %s is faster)" % (b, len(c), statistics.median(c), b))
 PY
+# The device tool brings back a limited number of files: the runs travel as one archive beside the summary.
+(cd "$OUT" && runs=$(ls ab-[0-9]*-*.json ab-[0-9]*-*.log 2>/dev/null) && tar czf ab-runs.tgz $runs && rm -f $runs)
