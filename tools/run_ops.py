@@ -93,6 +93,10 @@ flags.DEFINE_enum("matrix", "issue11", ["issue11", "cases"], "device benchmark s
                   "64M and 256M elements; f16, bf16, f32), or each op's BENCH_CASES")
 flags.DEFINE_list("peers", ["torch_eager", "torch_compile", "liger", "quack"], "device benchmark peers "
                   "(each absent when it does not import or does not do the row's op)")
+flags.DEFINE_boolean("flush_reset_persisting", False, "device benchmark: before every L2 flush, synchronize and "
+                     "reset the L2's persisting lines (cuCtxResetPersistingL2Cache), which lines loaded with an "
+                     "evict_last policy may be (torch.compile's looped reductions); not yet run on the H200 "
+                     "(bench/peers-method.md, 'Known limit')")
 flags.DEFINE_integer("precompile_workers", 8, "device benchmark: processes that make the first call of every "
                      "row's compiling peers (torch.compile, Liger, QuACK) at once before timing starts, so that "
                      "the timed run finds their on-disk caches warm (0: off)")
@@ -568,7 +572,9 @@ def run_bench(selection, backend, json_path=None, device="cuda"):
     wanted = [p for p in PEERS if p in FLAGS.peers] if FLAGS.torch else []
     settings = dict(device=device, repeats=FLAGS.repeats or 50, min_repeats=min(FLAGS.min_repeats, FLAGS.repeats or 50),
                     budget_s=FLAGS.measure_budget_s,
-                    flush_bytes=benchmark.L2_FLUSH_BYTES if device == "cuda" else 1 << 20)
+                    flush_bytes=benchmark.L2_FLUSH_BYTES if device == "cuda" else 1 << 20,
+                    before_flush=benchmark.persisting_l2_reset(torch) if FLAGS.flush_reset_persisting
+                    and device == "cuda" else None)
     timing = "device time (torch.profiler)"
     try:
         timer = benchmark.DeviceTimer(torch, **settings)
@@ -604,6 +610,7 @@ def run_bench(selection, backend, json_path=None, device="cuda"):
                            "own seeded-shuffled order (timed: interleaved; alone where that failed)",
             "event_time": "CUDA events around the same span",
             "l2_flush_bytes": int(timer.flush_buffer.numel()), "quantiles": list(benchmark.QUANTILES),
+            "flush_reset_persisting": bool(timer.before_flush),
             "repeats": timer.repeats, "min_repeats": timer.min_repeats, "budget_s_per_measurement": timer.budget_s,
             "ratio": "best peer p50 device time / ours (>= 1.00: we lead)",
             "peak": "torch copy_ of 1 GiB, bytes read + written / p50 device time",

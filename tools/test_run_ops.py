@@ -12,6 +12,7 @@ import os
 import pathlib
 import subprocess
 import sys
+import types
 
 import pytest
 
@@ -224,6 +225,42 @@ def test_device_timer_measures_each_call_from_a_fake_profiler_trace():
     bad = FakeTimer(FakeDevice(lambda i: [(FLUSH, 1_000), ("k", 1_000)]))
     with pytest.raises(ValueError):
         bad.measure(bad.fake.fn)
+
+
+def test_flush_runs_before_flush_first_and_the_persisting_reset_checks_the_driver():
+    """run_ops --flush_reset_persisting: before every flush, a synchronize and the driver's reset of the L2's
+    persisting lines; a failing reset is an error, never a silent warm L2."""
+    events = []
+
+    class Buffer:
+        def bitwise_not_(self):
+            events.append("flush")
+
+    class FakeTorch:
+        class cuda:
+            @staticmethod
+            def synchronize():
+                events.append("synchronize")
+
+    class Driver:
+        status = 0
+
+        def cuCtxResetPersistingL2Cache(self):
+            events.append("reset")
+            return self.status
+
+    driver = Driver()
+    timer = types.SimpleNamespace(flush_buffer=Buffer(),
+                                  before_flush=benchmark.persisting_l2_reset(FakeTorch, driver))
+    benchmark.DeviceTimer.flush(timer)
+    assert events == ["synchronize", "reset", "flush"]
+    driver.status = 1  # CUDA_ERROR_INVALID_VALUE
+    with pytest.raises(RuntimeError, match="CUresult 1"):
+        benchmark.DeviceTimer.flush(timer)
+    assert events[-1] == "reset"  # nothing flushed after a failed reset
+    timer.before_flush = None
+    benchmark.DeviceTimer.flush(timer)
+    assert events[-1] == "flush"
 
 
 def _row(op, case, nbytes, ours, **peers):

@@ -246,8 +246,9 @@ class DeviceTimer:
     """
 
     def __init__(self, torch, device="cuda", repeats=50, min_repeats=10, budget_s=0.25, warmup=3,
-                 flush_bytes=L2_FLUSH_BYTES):
+                 flush_bytes=L2_FLUSH_BYTES, before_flush=None):
         self.torch, self.device = torch, device
+        self.before_flush = before_flush  # e.g. persisting_l2_reset(torch): run before every flush
         self.annotated = device == "cpu"
         self.repeats, self.min_repeats, self.budget_s, self.warmup = repeats, min_repeats, budget_s, warmup
         from torch.profiler import ProfilerActivity
@@ -269,6 +270,8 @@ class DeviceTimer:
             raise RuntimeError("the profiler recorded no device activity for the L2 flush: is CUPTI usable?")
 
     def flush(self):
+        if self.before_flush is not None:
+            self.before_flush()
         self.flush_buffer.bitwise_not_()
 
     def _learn_flush(self, flushes=3):
@@ -405,13 +408,33 @@ class _Cycle:
         return self.fns[name]()
 
 
+def persisting_l2_reset(torch, driver=None):
+    """A callable for DeviceTimer's before_flush: synchronizes, then resets the L2's persisting lines to normal
+    (the driver's cuCtxResetPersistingL2Cache), so that the flush can evict them. Lines loaded with an L2
+    evict_last policy (Inductor's looped reductions read x that way) outlive a flush of normal-priority lines
+    and leave the next calls' inputs partly in L2 (bench/peers-method.md, "Known limit"); whether this reset
+    evicts them has not yet been measured on the H200 (bench/lab/flush_persist.py). `driver`: libcuda, or a
+    stand-in with the same function (tests)."""
+    if driver is None:
+        import ctypes
+
+        driver = ctypes.CDLL("libcuda.so.1")
+
+    def reset():
+        torch.cuda.synchronize()
+        status = driver.cuCtxResetPersistingL2Cache()
+        if status != 0:
+            raise RuntimeError("cuCtxResetPersistingL2Cache failed: CUresult %d" % status)
+    return reset
+
+
 class EventTimer(DeviceTimer):
     """DeviceTimer's fallback where the profiler records nothing (no CUPTI): device time is the CUDA-event
     time around each call after its flush (launch gaps included). Reports say so."""
 
     def __init__(self, torch, device="cuda", repeats=50, min_repeats=10, budget_s=0.25, warmup=3,
-                 flush_bytes=L2_FLUSH_BYTES):
-        self.torch, self.device, self.annotated = torch, device, False
+                 flush_bytes=L2_FLUSH_BYTES, before_flush=None):
+        self.torch, self.device, self.annotated, self.before_flush = torch, device, False, before_flush
         self.repeats, self.min_repeats, self.budget_s, self.warmup = repeats, min_repeats, budget_s, warmup
         self.flush_buffer = torch.empty(flush_bytes, dtype=torch.uint8, device=device)
         self.flush_buffer.zero_()
