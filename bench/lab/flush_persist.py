@@ -9,8 +9,6 @@ before each flush (the control for the next), and run_ops --flush_reset_persisti
 cuCtxResetPersistingL2Cache before each flush (benchmark.persisting_l2_reset).
 Run on the GPU machine: cd bench/lab && PYTHONPATH=<site with operator_runtime> python3 flush_persist.py
 """
-import numpy as np
-
 import lab
 
 
@@ -38,11 +36,12 @@ def main():
                 row_fns = {"ours": fns["ours"]} if alone else fns
                 m = timer.measure_many(row_fns)
                 for name in row_fns:
-                    q = np.percentile(m[name]["device_us"], [20, 50, 80])
-                    rows.append({"timer": tname, "with_compile": not alone, "impl": name, "round": rnd,
-                                 "p20": float(q[0]), "p50": float(q[1]), "p80": float(q[2])})
+                    row = dict(lab.stats(m[name]["device_us"]), timer=tname, with_compile=not alone, impl=name,
+                               round=rnd)
+                    rows.append(row)
                     print("%-8s %-13s %-14s round %d  p50 %7.2f us (p20 %.2f, p80 %.2f)" % (
-                        tname, "ours alone" if alone else "with compile", name, rnd, q[1], q[0], q[2]), flush=True)
+                        tname, "ours alone" if alone else "with compile", name, rnd, row["p50"], row["p20"],
+                        row["p80"]), flush=True)
     lab.save("flush_persist", rows)
 
 

@@ -17,8 +17,6 @@ Run on the GPU machine: cd bench/lab && PYTHONPATH=<site with operator_runtime> 
 import sys
 import time
 
-import numpy as np
-
 import lab
 
 GAP_US = 300
@@ -43,21 +41,8 @@ def with_idle(torch, fn, condition):
     return call
 
 
-def residue_timer(torch, DeviceTimer, residue):
-    """A DeviceTimer whose flush runs `residue` first: the timer learns both kernels as the flush's markers,
-    so the residue's time is never a call's."""
-    class ResidueTimer(DeviceTimer):
-        def flush(self):
-            residue()
-            super().flush()
-    return ResidueTimer(torch)
-
-
 def record(rows, timer, label, name, condition, rnd, fn):
-    m = timer.measure(fn)
-    q = np.percentile(m["device_us"], [20, 50, 80])
-    row = {"case": label, "impl": name, "condition": condition, "round": rnd, "p20": float(q[0]),
-           "p50": float(q[1]), "p80": float(q[2]), "calls": len(m["device_us"]), "kernels": m["kernels"]}
+    row = dict(lab.time_us(fn, by=timer), case=label, impl=name, condition=condition, round=rnd)
     rows.append(row)
     print("%-26s %-14s %-12s round %d  p50 %8.2f us (p20 %.2f, p80 %.2f)" % (
         label, name, condition, rnd, row["p50"], row["p20"], row["p80"]), flush=True)
@@ -98,7 +83,9 @@ def main():
                 "normal32": reader("read_evict_normal", packs32), "compile_sm": lambda: compiled_softmax(xs)}
     torch.cuda.synchronize()
     timers = {"plain": lab.timer()}
-    timers.update({name: residue_timer(torch, DeviceTimer, fn) for name, fn in residues.items()})
+    # a residue runs right before every flush (before_flush): the timer learns its kernel as one of the flush's
+    # markers, so the residue's time is never a call's
+    timers.update({name: DeviceTimer(torch, before_flush=fn) for name, fn in residues.items()})
     print("flush markers:", {name: sorted(t.flush_names) for name, t in timers.items()}, flush=True)
     rows = []
     sections = [a for a in sys.argv[1:] if not a.startswith("-")] or ["idle", "residue"]

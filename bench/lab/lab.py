@@ -60,12 +60,17 @@ def timer():
     return _timer
 
 
+def stats(device_us) -> dict:
+    """p20 / p50 / p80 of one implementation's per-call device times (a DeviceTimer measurement's device_us)."""
+    q = np.percentile(device_us, [20, 50, 80])
+    return {"p20": float(q[0]), "p50": float(q[1]), "p80": float(q[2])}
+
+
 def time_us(fn, by=None) -> dict:
     """p20 / p50 / p80 device time of one call of fn, in microseconds (L2 flushed before each call), by the
     lab's DeviceTimer or `by` (another timer, e.g. one with its own flush)."""
     m = (by or timer()).measure(fn)
-    q = np.percentile(m["device_us"], [20, 50, 80])
-    return {"p20": float(q[0]), "p50": float(q[1]), "p80": float(q[2]), "kernels": m["kernels"]}
+    return dict(stats(m["device_us"]), kernels=m["kernels"], calls=len(m["device_us"]))
 
 
 class Kernel:
@@ -228,9 +233,7 @@ def time_sums_interleaved(rows_out: list, label: str, dtype_name: str, fns: dict
         assert err < 1e-2, (label, dtype_name, name, err)
     for r in range(rounds):
         for name, m in timer().measure_many(fns).items():
-            q = np.percentile(m["device_us"], [20, 50, 80])
-            row = sum_row(label, dtype_name, variant % (name, r),
-                          {"p20": float(q[0]), "p50": float(q[1]), "p80": float(q[2])})
+            row = sum_row(label, dtype_name, variant % (name, r), stats(m["device_us"]))
             print_row(row)
             rows_out.append(dict(row, round=r, timed="interleaved"))
 
