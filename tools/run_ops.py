@@ -93,10 +93,10 @@ flags.DEFINE_enum("matrix", "issue11", ["issue11", "cases"], "device benchmark s
                   "64M and 256M elements; f16, bf16, f32), or each op's BENCH_CASES")
 flags.DEFINE_list("peers", ["torch_eager", "torch_compile", "liger", "quack"], "device benchmark peers "
                   "(each absent when it does not import or does not do the row's op)")
-flags.DEFINE_boolean("flush_reset_persisting", False, "device benchmark: before every L2 flush, synchronize and "
-                     "reset the L2's persisting lines (cuCtxResetPersistingL2Cache), which lines loaded with an "
-                     "evict_last policy may be (torch.compile's looped reductions); not yet run on the H200 "
-                     "(bench/peers-method.md, 'Known limit')")
+flags.DEFINE_boolean("flush_reset_persisting", True, "device benchmark: before every L2 flush, synchronize and "
+                     "reset the L2's persisting lines (cuCtxResetPersistingL2Cache): lines loaded with an evict_last "
+                     "policy (torch.compile's looped reductions) outlive the flush otherwise and warm the next calls "
+                     "of every implementation (bench/peers-method.md, 'Known limit')")
 flags.DEFINE_integer("precompile_workers", 8, "device benchmark: processes that make the first call of every "
                      "row's compiling peers (torch.compile, Liger, QuACK) at once before timing starts, so that "
                      "the timed run finds their on-disk caches warm (0: off)")
