@@ -612,6 +612,15 @@ template <class Load, class In, class Out>
 oprt_status_t launch_long_rows(const In *x, Out *y, int64_t rows, int64_t length, oprt_stream_t stream) {
   const int64_t packs = ceil_div(length, kPackSize<In>);
   if constexpr (kHasStreamedTiers<Load, In, Out>) {
+    // Rows of exactly one slice, summed in the compute type (f32): the slice kernel's sums are the row sums
+    // (notes: "Rows of one slice").
+    if constexpr (std::is_same_v<Out, ComputeType<In>>) {
+      if (streamable(x, length) && length == kSliceValues<In> && rows <= kMaxGridBlocks) {
+        const unsigned blocks = block_per_task(rows);
+        sum_slices<In, Load><<<blocks, kSliceThreads, 0, to_stream(stream)>>>(x, y, rows * length);
+        return check_launch("sum_slices (a block per row of one slice)", blocks, kSliceThreads, 0);
+      }
+    }
     if (streamable(x, length) && packs >= kThreads * kStreamUnroll) {
       constexpr auto kernel = sum_rows_streamed_by_block<In, Out, Load>;
       const unsigned blocks = block_per_task(rows);

@@ -397,7 +397,8 @@ oprt_status_t allow_shared_bytes(size_t bytes, size_t static_bytes = kStaticShar
 
 // Instantiates the tile kernel for the smallest power of two kRowPacks >= the row's packs, of shape
 // tile_shape<T>(kRowPacks), softmax or log_softmax; a block per tile. Full tiles of rows of exactly
-// kRowPacks packs take the unmasked kernel (kWhole; lab softmax_short, notes: "Session 15").
+// kRowPacks packs take the unmasked kernel (kWhole; lab softmax_short, notes: "Session 15"). f32 inputs up to
+// kTileEvictFirstMaxBytes are read with evict-first loads (notes: "Session 20", "Session 22").
 template <class T, int P, int kRowPacks>
 oprt_status_t launch_rows_in_tiles(const T *x, T *y, int64_t rows, int64_t cols, bool log, oprt_stream_t stream) {
   if constexpr (kRowPacks * P < kRegisterCols) {
@@ -408,11 +409,17 @@ oprt_status_t launch_rows_in_tiles(const T *x, T *y, int64_t rows, int64_t cols,
   static_assert(shape.lanes * shape.packs == kRowPacks, "a tile's row is kRowPacks packs");
   constexpr int kRowsPerTile = kBlockThreads / shape.lanes;
   const bool whole = cols == kRowPacks * P && rows % kRowsPerTile == 0;
-  const auto kernel =
-      log ? (whole ? softmax_rows_in_tiles<T, P, shape.lanes, shape.packs, kBlockThreads, shape.min_blocks, true, true>
-                   : softmax_rows_in_tiles<T, P, shape.lanes, shape.packs, kBlockThreads, shape.min_blocks, true>)
-          : (whole ? softmax_rows_in_tiles<T, P, shape.lanes, shape.packs, kBlockThreads, shape.min_blocks, false, true>
-                   : softmax_rows_in_tiles<T, P, shape.lanes, shape.packs, kBlockThreads, shape.min_blocks, false>);
+  // f32 only: half rows ran 0.6-1.2% slower evict-first through run_ops, f32 rows 1.2-1.4% faster (notes: "Session 22").
+  const bool evict_first = sizeof(T) == 4 && rows * cols * static_cast<int64_t>(sizeof(T)) <= kTileEvictFirstMaxBytes;
+  const auto pick = [&](auto load_tag) {
+    using Load = typename decltype(load_tag)::type;
+    constexpr int kLanes = shape.lanes, kPacks = shape.packs, kMin = shape.min_blocks;
+    return log ? (whole ? softmax_rows_in_tiles<T, P, kLanes, kPacks, kBlockThreads, kMin, true, true, Load>
+                        : softmax_rows_in_tiles<T, P, kLanes, kPacks, kBlockThreads, kMin, true, false, Load>)
+               : (whole ? softmax_rows_in_tiles<T, P, kLanes, kPacks, kBlockThreads, kMin, false, true, Load>
+                        : softmax_rows_in_tiles<T, P, kLanes, kPacks, kBlockThreads, kMin, false, false, Load>);
+  };
+  const auto kernel = evict_first ? pick(TypeTag<EvictFirstLoad>{}) : pick(TypeTag<PlainLoad>{});
   // A block per tile: along x up to the grid's limit, then along y.
   const int64_t tiles = ceil_div(rows, kRowsPerTile);
   const dim3 blocks(static_cast<unsigned>(std::min(tiles, kMaxGridBlocks)),

@@ -21,8 +21,10 @@ namespace oprt::gpu::softmax_detail {
 // consecutive rows. Groups past the last row compute along, for the shuffles. kWhole: every tile is full
 // and every row is kLanes * kPacks packs (the launcher checks), so no load or store is masked: the row
 // count and length are then compile-time facts, and the masked packs' -inf moves and predicates go. A
-// device function, so that bench/lab can time this very code.
-template <class T, int P, int kLanes, int kPacks, int kBlockThreads, bool kLog, bool kWhole = false>
+// device function, so that bench/lab can time this very code. Load reads x: evict-first for small inputs
+// (launch_rows_in_tiles, kTileEvictFirstMaxBytes).
+template <class T, int P, int kLanes, int kPacks, int kBlockThreads, bool kLog, bool kWhole = false,
+          class Load = PlainLoad>
 __device__ __forceinline__ void softmax_rows_of_tile(const T *x, T *y, int64_t rows, int64_t cols) {
   static_assert(kLanes <= kWarpSize && kBlockThreads % kWarpSize == 0, "a row's lanes lie in one warp");
   using Vec = Pack<T, P>;
@@ -34,14 +36,15 @@ __device__ __forceinline__ void softmax_rows_of_tile(const T *x, T *y, int64_t r
   const int64_t packs = kWhole ? kLanes * kPacks : cols / P;
   const int64_t offset = valid ? row * packs * P : 0;
   const auto reduce_over_group = [](auto value, auto op) { return warp_reduce(value, op, kLanes); };
-  softmax_row_in_registers<kPacks>(reinterpret_cast<const Vec *>(x + offset), reinterpret_cast<Vec *>(y + offset),
+  softmax_row_in_registers<kPacks, Load>(reinterpret_cast<const Vec *>(x + offset), reinterpret_cast<Vec *>(y + offset),
                                    packs, threadIdx.x % kLanes, kLanes, valid, kLog, reduce_over_group);
 }
 
-template <class T, int P, int kLanes, int kPacks, int kBlockThreads, int kMinBlocks, bool kLog, bool kWhole = false>
+template <class T, int P, int kLanes, int kPacks, int kBlockThreads, int kMinBlocks, bool kLog, bool kWhole,
+          class Load>
 __global__ void __launch_bounds__(kBlockThreads, kMinBlocks)
     softmax_rows_in_tiles(const T *x, T *y, int64_t rows, int64_t cols) {
-  softmax_rows_of_tile<T, P, kLanes, kPacks, kBlockThreads, kLog, kWhole>(x, y, rows, cols);
+  softmax_rows_of_tile<T, P, kLanes, kPacks, kBlockThreads, kLog, kWhole, Load>(x, y, rows, cols);
 }
 
 }  // namespace oprt::gpu::softmax_detail

@@ -30,6 +30,7 @@ constexpr int kMaxElementsPerLane = 32;              // so kRegisterCols = kWarp
 constexpr int kTileLaneValues = 16;                  // tile tier: values a lane holds (notes: "Short rows")
 constexpr int kTileThreads = 128;                    // tile tier: block size, halved for rows of a whole warp (notes)
 constexpr int kTileRegistersPerPack = 16;            // tile tier: register cap per 16-byte pack a lane holds (notes)
+constexpr int64_t kTileEvictFirstMaxBytes = int64_t{16} << 20;  // tile tier: largest f32 x read evict-first (notes: "Session 22")
 constexpr int kGroupRowsOfOnePack = 4;               // warp tier, rows of 1 pack per lane: 4 loads in flight (notes: "Warp tier rows")
 constexpr int kGroupRowsOfTwoPacks = 2;              // warp tier, rows of 2 packs per lane: 4 loads in flight (notes: "Warp tier rows")
 constexpr int kGroupRowsOfDoubles = 1;               // warp tier, f64: 2 rows spilled, 4 took 108 registers (notes: "Warp tier rows")

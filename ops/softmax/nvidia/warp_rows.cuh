@@ -10,6 +10,7 @@
 
 #include <cstdint>
 
+#include "ops/common/cuda_dialect/cache_policy.cuh"
 #include "ops/common/cuda_dialect/dtype.cuh"
 #include "ops/common/cuda_dialect/reduce.cuh"
 #include "row_math.cuh"
@@ -61,14 +62,16 @@ __device__ __forceinline__ void reduce_rows(C (&values)[kRows], Op op, GroupRedu
 // rows"). Packs past the row end read as -inf, adding exp(-inf - max) = 0 to the sum (an all -inf row
 // is NaN anyway), and are not written. Only the first
 // `valid_rows` rows exist; the others (past the last row, kept for the group's shuffles) compute along
-// and store nothing. `reduce(value, op)` combines a value over the group.
-template <int kRows, int kPacks, class T, int P, class GroupReduce>
+// and store nothing. `reduce(value, op)` combines a value over the group. Load reads x (cache_policy.cuh;
+// the tile tier's choice, tuning.cuh).
+template <int kRows, int kPacks, class Load = PlainLoad, class T, int P, class GroupReduce>
 __device__ __forceinline__ void softmax_rows_in_registers_of_group(const Pack<T, P> *in, Pack<T, P> *out,
                                                                    int64_t row_stride, int valid_rows,
                                                                    int64_t packs, int lane, int lanes, bool log,
                                                                    GroupReduce reduce) {
   // EXERCISE(step 1): hold the kRows rows in registers, reduce each row's max (MaxSkippingNaN) and sum of exp(v - max) over the group (reduce_rows), store_pack y
   using C = ComputeType<T>;
+  const Load load{};
   C v[kRows][kPacks][P];
   C max[kRows];
 #pragma unroll
@@ -78,7 +81,7 @@ __device__ __forceinline__ void softmax_rows_in_registers_of_group(const Pack<T,
     for (int j = 0; j < kPacks; ++j) {
       const int64_t i = static_cast<int64_t>(j) * lanes + lane;
       if (r < valid_rows && i < packs) {
-        unpack(in[r * row_stride + i], v[r][j]);
+        unpack(load(in + r * row_stride + i), v[r][j]);
       } else {
 #pragma unroll
         for (int k = 0; k < P; ++k) v[r][j][k] = negative_infinity<C>();
@@ -128,12 +131,12 @@ __device__ __forceinline__ void softmax_rows_in_registers_of_group(const Pack<T,
   // EXERCISE END
 }
 
-// One row (the block-register tier's body): `valid` false for a row kept only for the shuffles.
-template <int kPacks, class T, int P, class GroupReduce>
+// One row (the tile and block-register tiers' body): `valid` false for a row kept only for the shuffles.
+template <int kPacks, class Load = PlainLoad, class T, int P, class GroupReduce>
 __device__ __forceinline__ void softmax_row_in_registers(const Pack<T, P> *in, Pack<T, P> *out, int64_t packs,
                                                          int lane, int lanes, bool valid, bool log,
                                                          GroupReduce reduce) {
-  softmax_rows_in_registers_of_group<1, kPacks>(in, out, 0, valid ? 1 : 0, packs, lane, lanes, log, reduce);
+  softmax_rows_in_registers_of_group<1, kPacks, Load>(in, out, 0, valid ? 1 : 0, packs, lane, lanes, log, reduce);
 }
 
 // Rows up to kRegisterCols: a group of `width` lanes (up to a warp) per row, kRows rows per group at
