@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Written in session 22, not run (no device time left). Carry dist/main2 (main's wheel: build it first), dist/cand4,
+# Written in session 22, not run (no device time left); next-run-elementwise.sh is the other half. Carry dist/main2 (main's wheel: build it first), dist/cand4,
 # dist/cand5: reduce_sum's rows of 16 KB (half 8192x8192, f32 4096x4096, the rows torch.compile still leads by
 # 0.2-1%) in one block per row with every load in flight at once -- branch session22-cand4 (512 threads x 2 loads,
 # torch.compile's row layout in 16-byte loads, 4 blocks per SM) and session22-cand5 (256 x 4, 8 blocks per SM) --
