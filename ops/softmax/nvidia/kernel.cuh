@@ -409,7 +409,7 @@ oprt_status_t launch_rows_in_tiles(const T *x, T *y, int64_t rows, int64_t cols,
   static_assert(shape.lanes * shape.packs == kRowPacks, "a tile's row is kRowPacks packs");
   constexpr int kRowsPerTile = kBlockThreads / shape.lanes;
   const bool whole = cols == kRowPacks * P && rows % kRowsPerTile == 0;
-  // f32 only: half rows ran 0.6-1.2% slower evict-first through run_ops, f32 rows 1.2-1.4% faster (notes: "Session 22").
+  // f32 only: evict-first loads sped f32 tile rows up through run_ops and slowed half rows (notes: "Session 22").
   const bool evict_first = sizeof(T) == 4 && rows * cols * static_cast<int64_t>(sizeof(T)) <= kTileEvictFirstMaxBytes;
   const auto pick = [&](auto load_tag) {
     using Load = typename decltype(load_tag)::type;

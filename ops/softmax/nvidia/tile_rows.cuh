@@ -21,7 +21,7 @@ namespace oprt::gpu::softmax_detail {
 // consecutive rows. Groups past the last row compute along, for the shuffles. kWhole: every tile is full
 // and every row is kLanes * kPacks packs (the launcher checks), so no load or store is masked: the row
 // count and length are then compile-time facts, and the masked packs' -inf moves and predicates go. A
-// device function, so that bench/lab can time this very code. Load reads x: evict-first for small inputs
+// device function, so that bench/lab can time this very code. Load reads x: evict-first for small f32 inputs
 // (launch_rows_in_tiles, kTileEvictFirstMaxBytes).
 template <class T, int P, int kLanes, int kPacks, int kBlockThreads, bool kLog, bool kWhole = false,
           class Load = PlainLoad>
