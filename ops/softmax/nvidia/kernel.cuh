@@ -409,8 +409,6 @@ oprt_status_t launch_rows_in_tiles(const T *x, T *y, int64_t rows, int64_t cols,
   static_assert(shape.lanes * shape.packs == kRowPacks, "a tile's row is kRowPacks packs");
   constexpr int kRowsPerTile = kBlockThreads / shape.lanes;
   const bool whole = cols == kRowPacks * P && rows % kRowsPerTile == 0;
-  // f32 only: evict-first loads sped f32 tile rows up through run_ops and slowed half rows (notes: "Session 22").
-  const bool evict_first = sizeof(T) == 4 && rows * cols * static_cast<int64_t>(sizeof(T)) <= kTileEvictFirstMaxBytes;
   const auto pick = [&](auto load_tag) {
     using Load = typename decltype(load_tag)::type;
     constexpr int kLanes = shape.lanes, kPacks = shape.packs, kMin = shape.min_blocks;
@@ -419,7 +417,14 @@ oprt_status_t launch_rows_in_tiles(const T *x, T *y, int64_t rows, int64_t cols,
                : (whole ? softmax_rows_in_tiles<T, P, kLanes, kPacks, kBlockThreads, kMin, false, true, Load>
                         : softmax_rows_in_tiles<T, P, kLanes, kPacks, kBlockThreads, kMin, false, false, Load>);
   };
-  const auto kernel = evict_first ? pick(TypeTag<EvictFirstLoad>{}) : pick(TypeTag<PlainLoad>{});
+  // f32 only: evict-first loads sped f32 tile rows up through run_ops and slowed half rows (notes: "Session 22").
+  const auto kernel = [&] {
+    if constexpr (sizeof(T) == 4) {
+      const int64_t bytes = rows * cols * static_cast<int64_t>(sizeof(T));
+      if (bytes <= kTileEvictFirstMaxBytes) return pick(TypeTag<EvictFirstLoad>{});
+    }
+    return pick(TypeTag<PlainLoad>{});
+  }();
   // A block per tile: along x up to the grid's limit, then along y.
   const int64_t tiles = ceil_div(rows, kRowsPerTile);
   const dim3 blocks(static_cast<unsigned>(std::min(tiles, kMaxGridBlocks)),
