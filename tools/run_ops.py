@@ -96,7 +96,7 @@ flags.DEFINE_list("peers", ["torch_eager", "torch_compile", "liger", "quack"], "
 flags.DEFINE_boolean("flush_reset_persisting", True, "device benchmark: before every L2 flush, synchronize and "
                      "reset the L2's persisting lines (cuCtxResetPersistingL2Cache): lines loaded with an evict_last "
                      "policy (torch.compile's looped reductions) outlive the flush otherwise and warm the next calls "
-                     "of every implementation (bench/peers-method.md, 'Known limit')")
+                     "of every implementation (bench/peers-method.md)")
 flags.DEFINE_integer("precompile_workers", 8, "device benchmark: processes that make the first call of every "
                      "row's compiling peers (torch.compile, Liger, QuACK) at once before timing starts, so that "
                      "the timed run finds their on-disk caches warm (0: off)")

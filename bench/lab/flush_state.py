@@ -12,6 +12,8 @@ from a wheel, and torch's) by DeviceTimer in homogeneous loops, two rounds each,
     last16/last32 a read of 16 / 32 MB with an L2 evict_last policy (flush_state.cu), as Triton's evict_last loads
     normal32      a plain read of 32 MB (the control: the flush should replace these lines)
     compile_sm    torch.compile's softmax of an 8192 x 8192 f16 tensor (Inductor's looped reduction)
+Since session 22 the lab's own timer (the idle section's) resets the L2's persisting lines before every flush, as
+run_ops does; session 21's run 2 ran before that.
 Run on the GPU machine: cd bench/lab && PYTHONPATH=<site with operator_runtime> python3 flush_state.py
 """
 import sys

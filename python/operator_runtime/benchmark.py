@@ -412,9 +412,9 @@ def persisting_l2_reset(torch, driver=None):
     """A callable for DeviceTimer's before_flush: synchronizes, then resets the L2's persisting lines to normal
     (the driver's cuCtxResetPersistingL2Cache), so that the flush can evict them. Lines loaded with an L2
     evict_last policy (Inductor's looped reductions read x that way) outlive a flush of normal-priority lines
-    and leave the next calls' inputs partly in L2 (bench/peers-method.md, "Known limit"); whether this reset
-    evicts them has not yet been measured on the H200 (bench/lab/flush_persist.py). `driver`: libcuda, or a
-    stand-in with the same function (tests)."""
+    and leave the next calls' inputs partly in L2; after this reset the flush evicts them (measured on the H200:
+    bench/peers-method.md, "Persisting lines are reset before every flush"). `driver`: libcuda, or a stand-in
+    with the same function (tests)."""
     if driver is None:
         import ctypes
 

@@ -36,8 +36,9 @@ __device__ __forceinline__ void softmax_rows_of_tile(const T *x, T *y, int64_t r
   const int64_t packs = kWhole ? kLanes * kPacks : cols / P;
   const int64_t offset = valid ? row * packs * P : 0;
   const auto reduce_over_group = [](auto value, auto op) { return warp_reduce(value, op, kLanes); };
-  softmax_row_in_registers<kPacks, Load>(reinterpret_cast<const Vec *>(x + offset), reinterpret_cast<Vec *>(y + offset),
-                                   packs, threadIdx.x % kLanes, kLanes, valid, kLog, reduce_over_group);
+  softmax_row_in_registers<kPacks, Load>(reinterpret_cast<const Vec *>(x + offset),
+                                         reinterpret_cast<Vec *>(y + offset), packs, threadIdx.x % kLanes, kLanes,
+                                         valid, kLog, reduce_over_group);
 }
 
 template <class T, int P, int kLanes, int kPacks, int kBlockThreads, int kMinBlocks, bool kLog, bool kWhole,
