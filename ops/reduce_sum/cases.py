@@ -96,6 +96,9 @@ CASES = (
         Case(shapes=((8192, 8192),), attrs=_attrs(-1), device_only=True, dtypes=("float32",)),
         # f32 rows of exactly one slice (8192 values; enough rows not to be split): the slice kernel, a row a block
         Case(shapes=((601, 8192),), fill="uniform", attrs=_attrs(-1), device_only=True, dtypes=("float32",)),
+        # rows of 16 KB (f32 4096, half 8192): a block of kRowAtOnceThreads per row, every load in flight
+        Case(shapes=((601, 4096),), fill="uniform", attrs=_attrs(-1), device_only=True, dtypes=("float32",)),
+        Case(shapes=((601, 8192),), fill="uniform", attrs=_attrs(-1), device_only=True, dtypes=("float16", "bfloat16")),
         # whole sums in slices (on the H200, at least 8 waves of them) whose last slice is one pack (masked loads),
         # their partials (2501 f32, 5001 f16, 12002 f32) added by blocks of 256, 512 and 1024 threads with a scalar
         # tail; the last (393 MB) with plain loads
