@@ -79,6 +79,9 @@ constexpr int kStreamUnroll = 4;           // "Streamed rows": packs per thread 
 constexpr int kStreamMinBlocks = 4;        // "Streamed rows": resident blocks per SM asked of the streamed kernels
 constexpr int kSliceThreads = 1024;        // "Whole sums in slices": threads of the slice kernel's blocks...
 constexpr int kSliceLoads = 2;             // ... 16-byte loads per thread, all in flight before the first add
+constexpr int kRowAtOnceThreads = 512;     // "Rows of half a slice": threads of a 16 KB row's block...
+constexpr int kRowAtOnceLoads = 2;         // ... its 16-byte loads per thread...
+constexpr int kRowAtOnceMinBlocks = 4;     // ... and its resident blocks per SM
 constexpr int64_t kSliceMinWaves = 8;      // "Whole sums in slices": fewest waves of its blocks a whole sum takes
 constexpr int kAtOnceMinThreads = 128;     // "Partials at once": fewest threads of the block that adds a whole sum's partials...
 constexpr int kAtOnceThreads = 1024;       // ... and most
@@ -386,26 +389,30 @@ constexpr int64_t kSliceValues = int64_t{kSliceThreads} * kSliceLoads * kPackSiz
 // thread's packs are thread + u * kSliceThreads, so each of the block's loads covers kSliceThreads contiguous
 // packs; all are issued before the first add, and a full slice has no loop and no bounds test. Large blocks
 // mean few partials for the second pass (notes: "Whole sums in slices").
-template <class T, class Load>
-__global__ void __launch_bounds__(kSliceThreads) sum_slices(const T *x, ComputeType<T> *partials, int64_t total) {
+// Other block shapes (kBlockThreads x kLoads, Out the sums' type) sum rows of exactly one such slice, a block
+// each (notes: "Rows of half a slice").
+template <class T, class Load, int kBlockThreads = kSliceThreads, int kLoads = kSliceLoads, int kMinBlocks = 1,
+          class Out = ComputeType<T>>
+__global__ void __launch_bounds__(kBlockThreads, kMinBlocks) sum_slices(const T *x, Out *partials, int64_t total) {
   using C = ComputeType<T>;
+  constexpr int64_t kValues = int64_t{kBlockThreads} * kLoads * kPackSize<T>;
   const Load load{};
-  const int64_t first = static_cast<int64_t>(blockIdx.x) * kSliceValues<T>;
+  const int64_t first = static_cast<int64_t>(blockIdx.x) * kValues;
   using Vec = Pack<T, kPackSize<T>>;
   const Vec *slice = reinterpret_cast<const Vec *>(x + first);
   const int thread = static_cast<int>(threadIdx.x);
-  Vec v[kSliceLoads];
-  if (first + kSliceValues<T> <= total) {
-    load_packs_at_once<kSliceThreads, kSliceLoads, true>(load, slice, thread, 0, v);
+  Vec v[kLoads];
+  if (first + kValues <= total) {
+    load_packs_at_once<kBlockThreads, kLoads, true>(load, slice, thread, 0, v);
   } else {
     const int packs = static_cast<int>((total - first) / kPackSize<T>);
-    load_packs_at_once<kSliceThreads, kSliceLoads, false>(load, slice, thread, packs, v);
+    load_packs_at_once<kBlockThreads, kLoads, false>(load, slice, thread, packs, v);
   }
   C sum = 0;
 #pragma unroll
-  for (int u = 0; u < kSliceLoads; ++u) sum += pack_sum<C>(v[u]);
-  sum = block_reduce_to_first<kSliceThreads>(sum, SumOp{}, C{0});
-  if (threadIdx.x == 0) partials[blockIdx.x] = sum;
+  for (int u = 0; u < kLoads; ++u) sum += pack_sum<C>(v[u]);
+  sum = block_reduce_to_first<kBlockThreads>(sum, SumOp{}, C{0});
+  if (threadIdx.x == 0) partials[blockIdx.x] = convert<Out>(sum);
 }
 
 // y[0] = sum of x[0, length) (16-byte aligned) by one block of kBlockThreads whose threads load all their
@@ -620,6 +627,14 @@ oprt_status_t launch_long_rows(const In *x, Out *y, int64_t rows, int64_t length
         sum_slices<In, Load><<<blocks, kSliceThreads, 0, to_stream(stream)>>>(x, y, rows * length);
         return check_launch("sum_slices (a block per row of one slice)", blocks, kSliceThreads, 0);
       }
+    }
+    // Rows of 16 KB, a block each with all its loads in flight (notes: "Rows of half a slice").
+    constexpr int64_t kRowAtOncePacks = int64_t{kRowAtOnceThreads} * kRowAtOnceLoads;
+    if (streamable(x, length) && length == kRowAtOncePacks * kPackSize<In> && rows <= kMaxGridBlocks) {
+      constexpr auto kernel = sum_slices<In, Load, kRowAtOnceThreads, kRowAtOnceLoads, kRowAtOnceMinBlocks, Out>;
+      const unsigned blocks = block_per_task(rows);
+      kernel<<<blocks, kRowAtOnceThreads, 0, to_stream(stream)>>>(x, y, rows * length);
+      return check_launch("sum_slices (a block per 16 KB row)", blocks, kRowAtOnceThreads, 0);
     }
     if (streamable(x, length) && packs >= kThreads * kStreamUnroll) {
       constexpr auto kernel = sum_rows_streamed_by_block<In, Out, Load>;
