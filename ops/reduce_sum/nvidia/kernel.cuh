@@ -24,7 +24,8 @@
 //     kStreamGroupMaxWaves waves of blocks), and rows of at least kThreads * kStreamUnroll packs, a
 //     block each. A thread of these loads its next kStreamUnroll packs, of the same row or of its next
 //     one, before it sums the current ones. Half rows of 256 and 512 columns among them take the tile
-//     kernel instead: a group of 8 or 16 lanes per row, every size a compile-time constant, no loop.
+//     kernel instead: a group of 8 or 16 lanes per row, every size a compile-time constant, no loop; rows of
+//     exactly 16 KB and f32 rows of exactly one slice take the slice kernel, a block per row.
 //   - inner > 1 sums columns: threads run along inner (coalesced, one pack of columns each) and a
 //     block's rows of threads split the reduced axis, combined through shared memory. Too few
 //     columns to fill the device split the reduced axis across blocks as well, through workspace
