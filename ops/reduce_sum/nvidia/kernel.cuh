@@ -384,6 +384,9 @@ __device__ __forceinline__ void load_packs_at_once(const Load &load, const Vec *
 // Values in one slice of sum_slices: kSliceThreads threads of kSliceLoads packs.
 template <class T>
 constexpr int64_t kSliceValues = int64_t{kSliceThreads} * kSliceLoads * kPackSize<T>;
+// Values in a row that sum_slices sums in kRowAtOnceThreads threads of kRowAtOnceLoads packs (16 KB).
+template <class T>
+constexpr int64_t kRowAtOnceValues = int64_t{kRowAtOnceThreads} * kRowAtOnceLoads * kPackSize<T>;
 
 // partials[s] = sum of slice s of x[0, total) (16-byte aligned, total a whole number of packs), a block each,
 // every slice kSliceValues long but the last, which may end short: the first pass of a large whole sum. A
@@ -613,29 +616,36 @@ oprt_status_t launch_short_rows_streamed(const T *x, T *y, int64_t rows, int64_t
   });
 }
 
+// y[r] = sum of row r, rows (at most kMaxGridBlocks) of exactly one slice of kBlockThreads x kLoads packs, a
+// block each: sum_slices' sums are the row sums.
+template <int kBlockThreads, int kLoads, int kMinBlocks, class Load, class In, class Out>
+oprt_status_t launch_rows_as_slices(const In *x, Out *y, int64_t rows, int64_t length, oprt_stream_t stream) {
+  constexpr auto kernel = sum_slices<In, Load, kBlockThreads, kLoads, kMinBlocks, Out>;
+  const unsigned blocks = block_per_task(rows);
+  kernel<<<blocks, kBlockThreads, 0, to_stream(stream)>>>(x, y, rows * length);
+  return check_launch("sum_slices (a block per row of one slice)", blocks, kBlockThreads, 0);
+}
+
 // Rows of more than kWarpRowMaxPacks packs (or fewer rows than a warp each would keep busy): a block
-// each. Streamed where the row fills at least a slice, so that every thread has all its packs to load
-// (notes: "Streamed rows"); else kBlock threads from row_block_threads.
+// each. f32 rows of exactly one slice and rows of exactly 16 KB take sum_slices in a shape that holds the
+// whole row (launch_rows_as_slices); other rows are streamed where the row fills at least a slice, so that
+// every thread has all its packs to load (notes: "Streamed rows"); else kBlock threads from row_block_threads.
 template <class Load, class In, class Out>
 oprt_status_t launch_long_rows(const In *x, Out *y, int64_t rows, int64_t length, oprt_stream_t stream) {
   const int64_t packs = ceil_div(length, kPackSize<In>);
   if constexpr (kHasStreamedTiers<Load, In, Out>) {
-    // Rows of exactly one slice, summed in the compute type (f32): the slice kernel's sums are the row sums
-    // (notes: "Rows of one slice").
-    if constexpr (std::is_same_v<Out, ComputeType<In>>) {
-      if (streamable(x, length) && length == kSliceValues<In> && rows <= kMaxGridBlocks) {
-        const unsigned blocks = block_per_task(rows);
-        sum_slices<In, Load><<<blocks, kSliceThreads, 0, to_stream(stream)>>>(x, y, rows * length);
-        return check_launch("sum_slices (a block per row of one slice)", blocks, kSliceThreads, 0);
+    if (streamable(x, length) && rows <= kMaxGridBlocks) {
+      // Rows of exactly one slice, summed in the compute type (f32) (notes: "Rows of one slice").
+      if constexpr (std::is_same_v<Out, ComputeType<In>>) {
+        if (length == kSliceValues<In>) {
+          return launch_rows_as_slices<kSliceThreads, kSliceLoads, 1, Load>(x, y, rows, length, stream);
+        }
       }
-    }
-    // Rows of 16 KB, a block each with all its loads in flight (notes: "Rows of half a slice").
-    constexpr int64_t kRowAtOncePacks = int64_t{kRowAtOnceThreads} * kRowAtOnceLoads;
-    if (streamable(x, length) && length == kRowAtOncePacks * kPackSize<In> && rows <= kMaxGridBlocks) {
-      constexpr auto kernel = sum_slices<In, Load, kRowAtOnceThreads, kRowAtOnceLoads, kRowAtOnceMinBlocks, Out>;
-      const unsigned blocks = block_per_task(rows);
-      kernel<<<blocks, kRowAtOnceThreads, 0, to_stream(stream)>>>(x, y, rows * length);
-      return check_launch("sum_slices (a block per 16 KB row)", blocks, kRowAtOnceThreads, 0);
+      // Rows of 16 KB, all of a row's loads in flight at once (notes: "Rows of half a slice").
+      if (length == kRowAtOnceValues<In>) {
+        return launch_rows_as_slices<kRowAtOnceThreads, kRowAtOnceLoads, kRowAtOnceMinBlocks, Load>(
+            x, y, rows, length, stream);
+      }
     }
     if (streamable(x, length) && packs >= kThreads * kStreamUnroll) {
       constexpr auto kernel = sum_rows_streamed_by_block<In, Out, Load>;
