@@ -212,12 +212,23 @@ def draw(report, out):
     plt.close(fig)
 
 
+def _interval(row) -> str:
+    """The row's paired ratio and its 95% interval, marked by what the interval says (ratio_verdict)."""
+    ci = row.get("ratio_ci95")
+    if not ci:
+        return "-"
+    verdict = {"lead": "ahead", "behind": "**behind**", "tie": "tie"}[row["ratio_verdict"]]
+    return "%.3f (%.3f-%.3f) %s" % (row["ratio_paired"], ci[0], ci[1], verdict)
+
+
 def markdown_table(report) -> str:
     """README's performance table from an issue-11 device report: per row ours and the best peer, device
     and wall time (p50, us), the ratio and % of the measured copy peak; then the lead count and geomean."""
     rows = [r for r in report["results"] if r.get("impls")]
+    paired = any(r.get("ratio_ci95") for r in rows)  # runs since session 24 keep every call's time
     lines = ["| op | shape | dtype | ours: device / wall (us) | best peer: device / wall (us) | best peer / ours "
-             "| % of copy peak: ours / peer |", "|---|---|---|---|---|---|---|"]
+             "| % of copy peak: ours / peer |" + (" paired ratio, 95% interval |" if paired else ""),
+             "|---|---|---|---|---|---|---|" + ("---|" if paired else "")]
 
     def us(v):
         return "-" if v is None else ("%.0f" % v if v >= 100 else "%.1f" % v)
@@ -230,13 +241,19 @@ def markdown_table(report) -> str:
             us(r.get("ours_wall_us")), peer, us(r.get("best_peer_us")), us(r.get("best_peer_wall_us")),
             "%.2fx" % r["ratio"] if r.get("ratio") is not None else "-",
             "%.0f%%" % r["ours_pct_peak"] if r.get("ours_pct_peak") is not None else "-",
-            "%.0f%%" % r["best_peer_pct_peak"] if r.get("best_peer_pct_peak") is not None else "-"))
+            "%.0f%%" % r["best_peer_pct_peak"] if r.get("best_peer_pct_peak") is not None else "-")
+            + (" %s |" % _interval(r) if paired else ""))
     s = report.get("summary") or {}
     if s.get("rows_with_ratio"):
         lines.append("")
         lines.append("We lead %d of %d rows (ratio >= 1.00); geometric mean of best peer / ours: %.3fx. Copy peak "
                      "measured in the same run: %.0f GB/s." % (s["rows_lead"], s["rows_with_ratio"], s["geomean_ratio"],
                                                                report.get("peak_copy_GBps") or float("nan")))
+        counts = s.get("rows_by_interval") or {}
+        if paired and sum(counts.values()):
+            lines.append("By the paired ratio's 95%% interval (per-round best peer / ours, bootstrapped): ahead in "
+                         "%d rows, behind in %d, and %d ties the run cannot order (the interval holds 1.00)."
+                         % (counts["lead"], counts["behind"], counts["tie"]))
     return "\n".join(lines) + "\n"
 
 

@@ -533,6 +533,8 @@ def _measure_row(timer, fns, inputs, nbytes, peak):
         result = benchmark.impl_summary(m["device_us"], m["wall_us"], m["event_us"], m["kernels"], nbytes, peak)
         result["kernels_per_call"] = m["kernels_per_call"]
         result["timed"] = how
+        # Every call's device time, in round order: compare_row pairs ours with the best peer's by round.
+        result["device_us_calls"] = [round(us, 3) for us in m["device_us"]]
         out[name] = (result, m)
     return out
 
@@ -740,7 +742,13 @@ def format_summary(summary) -> str:
     lines += ["  %-11s %-36s %6.0f MB %5.1f%%" % (u["op"], u["case"], u["bytes"] / 1e6, u["ours_pct_peak"]) for u in under]
     if summary["behind"]:
         lines.append("rows behind (ratio < 1.00): %d" % len(summary["behind"]))
-        lines += ["  %-11s %-36s %.2f (%s)" % (b["op"], b["case"], b["ratio"], b["best_peer"]) for b in summary["behind"]]
+        lines += ["  %-11s %-36s %.3f (%s)%s" % (b["op"], b["case"], b["ratio"], b["best_peer"],
+                                                ", paired 95%% interval %.3f-%.3f" % tuple(b["ratio_ci95"])
+                                                if b.get("ratio_ci95") else "") for b in summary["behind"]]
+    counts = summary.get("rows_by_interval") or {}
+    if sum(counts.values()):
+        lines.append("rows by the paired ratio's 95%% interval: lead %d, tie (holds 1.00) %d, behind %d" % (
+            counts["lead"], counts["tie"], counts["behind"]))
     return "\n".join(lines)
 
 

@@ -10,6 +10,7 @@ import collections
 import json
 import os
 import pathlib
+import random
 import subprocess
 import sys
 import types
@@ -295,6 +296,43 @@ def test_best_peer_ratio_geomean_and_rows_under_the_peak():
     assert "rows where we lead (ratio >= 1.00): 1 / 3" in text and "rows under 85% of the copy peak" in text
 
 
+def test_paired_ratio_tells_a_lead_from_a_tie():
+    rng = random.Random(1)
+    ours = [10.0 + rng.gauss(0, 0.1) for _ in range(50)]
+    slower = [o * 1.02 for o in ours]  # a peer 2% slower in every round
+    lead = benchmark.paired_ratio(slower, ours)
+    assert lead["median"] == pytest.approx(1.02) and lead["ci95"] == pytest.approx([1.02, 1.02])
+    same = [10.0 + rng.gauss(0, 0.1) for _ in range(50)]  # the same kernel: independent noise, the same mean
+    tie = benchmark.paired_ratio(same, ours)
+    assert tie["ci95"][0] < 1.0 < tie["ci95"][1] and tie["ci95"][0] <= tie["median"] <= tie["ci95"][1]
+    assert benchmark.paired_ratio(same, ours) == tie  # seeded: the same interval for the same times
+    faster = [o * 0.99 + rng.gauss(0, 0.02) for o in ours]
+    assert benchmark.paired_ratio(faster, ours)["ci95"][1] < 1.0
+    assert benchmark.paired_ratio(same[:9], ours[:9]) is None and benchmark.paired_ratio(same, ours[:-1]) is None
+
+
+def test_rows_get_a_paired_interval_only_from_interleaved_calls():
+    rng = random.Random(2)
+    ours = [10.0 + rng.gauss(0, 0.1) for _ in range(30)]
+
+    def row(case, peer_calls, timed="interleaved"):
+        impls = {}
+        for name, calls in (("ours", ours), ("torch_compile", peer_calls)):
+            impls[name] = dict(benchmark.impl_summary(calls, None, None, ["k"], 1 << 20, 4000.0), timed=timed,
+                               device_us_calls=calls)
+        return benchmark.compare_row({"op": "copy", "case": case, "bytes": 1 << 20, "impls": impls})
+
+    rows = [row("behind", [o * 0.97 for o in ours]), row("ahead", [o * 1.03 for o in ours]),
+            row("tie", [10.0 + rng.gauss(0, 0.1) for _ in range(30)]), row("alone", [o * 0.97 for o in ours], "alone")]
+    assert [r.get("ratio_verdict") for r in rows] == ["behind", "lead", "tie", None]
+    assert "ratio_ci95" not in rows[3] and rows[3]["ratio"] == pytest.approx(0.97, rel=1e-2)
+    s = benchmark.summarize(rows)
+    assert s["rows_by_interval"] == {"lead": 1, "tie": 1, "behind": 1}
+    assert {b["case"]: "ratio_ci95" in b for b in s["behind"]}["behind"]
+    text = _run_ops_module().format_summary(s)
+    assert "lead 1, tie (holds 1.00) 1, behind 1" in text and "paired 95% interval 0.970-0.970" in text
+
+
 def test_issue11_matrix_covers_the_issue():
     run_ops = _run_ops_module()
     matrix = run_ops._issue11_matrix()
@@ -460,6 +498,22 @@ def test_plot_bench_writes_readmes_table_without_matplotlib(tmp_path):
     assert lines[2] == "| softmax | 4096x4096 | f16 | 18.8 / 28.8 | Liger-Kernel 17.1 / 27.1 | 0.91x | 89% / 98% |"
     assert lines[3].startswith("| relu | 1048576 (1M) | f32 | 5.0 / 15.0 | none ran - / - | - |")
     assert "We lead 0 of 1 rows" in out
+
+
+def test_plot_bench_table_shows_the_paired_interval(tmp_path):
+    calls = [10.0 + 0.01 * (k % 7) for k in range(20)]
+    impls = {name: dict(benchmark.impl_summary(c, None, None, ["k"], 1 << 20, 4000.0), timed="interleaved",
+                        device_us_calls=c) for name, c in (("ours", calls), ("torch_eager", [x * 0.98 for x in calls]))}
+    row = benchmark.compare_row({"op": "copy", "case": "x", "bytes": 1 << 20, "impls": impls, "shapes": [[1 << 18]],
+                                 "dtype": "float32", "attrs": {}})
+    report = {"peak_copy_GBps": 4000.0, "results": [row], "summary": benchmark.summarize([row])}
+    (tmp_path / "peers.json").write_text(json.dumps(report))
+    code, out, err = run("plot_bench.py", str(tmp_path / "peers.json"), "--markdown", "-")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0].endswith("| paired ratio, 95% interval |") and lines[1].endswith("|---|---|")
+    assert lines[2].endswith("| 0.98x | 3% / 3% | 0.980 (0.980-0.980) **behind** |")
+    assert "ahead in 0 rows, behind in 1, and 0 ties" in out
 
 
 def test_plot_bench_draws_a_peer_report(tmp_path):

@@ -39,6 +39,8 @@ L2_FLUSH_BYTES = 256 << 20  # H200's L2 is 60 MB; writing 4x that evicts everyth
 QUANTILES = (20, 50, 80)
 UNDER_PEAK_PERCENT = 85.0  # issue 11: rows under this share of the copy peak at >= 64 MB moved need an explanation
 UNDER_PEAK_MIN_BYTES = 64 << 20
+BOOTSTRAP_RESAMPLES = 2000  # paired_ratio's interval
+MIN_PAIRED_ROUNDS = 10
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -72,6 +74,22 @@ def gbps(nbytes: int, us: float) -> float:
 
 def pct_of_peak(nbytes: int, us: float, peak_gbps) -> float | None:
     return 100.0 * gbps(nbytes, us) / peak_gbps if peak_gbps else None
+
+
+def paired_ratio(peer_calls, our_calls, resamples: int = BOOTSTRAP_RESAMPLES, seed: int = 0) -> dict | None:
+    """A peer's and our per-call device times from the same rounds (measure_many: one call of each per round;
+    both lists in round order) as per-round ratios peer / ours: {'median': their median, 'ci95': [lo, hi]}, a
+    95% percentile-bootstrap interval of that median (the rounds resampled with replacement, seeded: the same
+    interval for the same times). Pairing by round takes out what drifts over a run (clocks, the L2's state)
+    and falls on both alike. A row whose interval lies wholly below 1.00 is behind by more than this run's
+    spread; one whose interval holds 1.00 is a tie this run cannot order. None for lists of different
+    lengths or of fewer than MIN_PAIRED_ROUNDS rounds."""
+    if len(peer_calls) != len(our_calls) or len(our_calls) < MIN_PAIRED_ROUNDS:
+        return None
+    ratios = [p / o for p, o in zip(peer_calls, our_calls)]
+    rng = random.Random(seed)
+    medians = sorted(statistics.median(rng.choices(ratios, k=len(ratios))) for _ in range(resamples))
+    return {"median": statistics.median(ratios), "ci95": [quantile(medians, 2.5), quantile(medians, 97.5)]}
 
 
 def split_calls(events, is_marker, expected_calls: int, markers_per_flush: int = 1):
@@ -135,7 +153,8 @@ def best_peer(impls: dict, ours: str = "ours"):
 
 def compare_row(row: dict, ours: str = "ours") -> dict:
     """Adds ours_us, best_peer, best_peer_us, ratio (best peer / ours: >= 1.00 means we lead) and the %
-    of peak of both to a row with 'impls'; returns the row."""
+    of peak of both to a row with 'impls'; where both were timed interleaved with every call's time kept
+    (device_us_calls), also ratio_paired and ratio_ci95 (paired_ratio) and ratio_verdict; returns the row."""
     mine = row["impls"].get(ours, {})
     if mine.get("status") == "ok":
         row["ours_us"] = mine["device_us"]["p50"]
@@ -147,6 +166,14 @@ def compare_row(row: dict, ours: str = "ours") -> dict:
                    best_peer_wall_us=peer.get("wall_us", {}).get("p50"), best_peer_pct_peak=peer.get("pct_peak"))
         if "ours_us" in row:
             row["ratio"] = row["best_peer_us"] / row["ours_us"]
+            # ratio_verdict: 'lead' / 'behind' where the paired interval lies wholly at or above / below 1.00,
+            # 'tie' where it holds 1.00.
+            if mine.get("timed") == peer.get("timed") == "interleaved":
+                pair = paired_ratio(peer.get("device_us_calls") or [], mine.get("device_us_calls") or [])
+                if pair:
+                    ci = pair["ci95"]
+                    row.update(ratio_paired=pair["median"], ratio_ci95=ci,
+                               ratio_verdict="lead" if ci[0] >= 1.0 else "behind" if ci[1] < 1.0 else "tie")
     return row
 
 
@@ -168,8 +195,13 @@ def summarize(rows) -> dict:
         "geomean_ratio": geomean([r["ratio"] for r in with_ratio]),
         "geomean_ratio_per_op": {op: geomean(v) for op, v in per_op.items()},
         "min_ratio": lost[0]["ratio"] if lost else None,
-        "behind": [{"op": r["op"], "case": r["case"], "ratio": r["ratio"], "best_peer": r["best_peer"]}
+        "behind": [dict({"op": r["op"], "case": r["case"], "ratio": r["ratio"], "best_peer": r["best_peer"]},
+                        **({"ratio_ci95": r["ratio_ci95"]} if r.get("ratio_ci95") else {}))
                    for r in lost if r["ratio"] < 1.0],
+        # Rows by their paired-ratio interval (compare_row's ratio_verdict: the interval wholly at or above
+        # 1.00, holding it, wholly below): how many rows behind are behind by more than the run's spread.
+        "rows_by_interval": {verdict: sum(1 for r in with_ratio if r.get("ratio_verdict") == verdict)
+                             for verdict in ("lead", "tie", "behind")},
         "under_%d_pct_peak_at_64MB" % UNDER_PEAK_PERCENT: under,
         "best_peer_counts": {name: sum(1 for r in with_ratio if r["best_peer"] == name)
                              for name in sorted({r["best_peer"] for r in with_ratio})},
