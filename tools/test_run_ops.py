@@ -309,6 +309,7 @@ def test_paired_ratio_tells_a_lead_from_a_tie():
     faster = [o * 0.99 + rng.gauss(0, 0.02) for o in ours]
     assert benchmark.paired_ratio(faster, ours)["ci95"][1] < 1.0
     assert benchmark.paired_ratio(same[:9], ours[:9]) is None and benchmark.paired_ratio(same, ours[:-1]) is None
+    assert benchmark.paired_ratio(same, [0.0] + ours[1:]) is None
 
 
 def test_rows_get_a_paired_interval_only_from_interleaved_calls():

@@ -83,8 +83,8 @@ def paired_ratio(peer_calls, our_calls, resamples: int = BOOTSTRAP_RESAMPLES, se
     interval for the same times). Pairing by round takes out what drifts over a run (clocks, the L2's state)
     and falls on both alike. A row whose interval lies wholly below 1.00 is behind by more than this run's
     spread; one whose interval holds 1.00 is a tie this run cannot order. None for lists of different
-    lengths or of fewer than MIN_PAIRED_ROUNDS rounds."""
-    if len(peer_calls) != len(our_calls) or len(our_calls) < MIN_PAIRED_ROUNDS:
+    lengths, of fewer than MIN_PAIRED_ROUNDS rounds, or with a call of ours timed at 0."""
+    if len(peer_calls) != len(our_calls) or len(our_calls) < MIN_PAIRED_ROUNDS or min(our_calls) <= 0:
         return None
     ratios = [p / o for p, o in zip(peer_calls, our_calls)]
     rng = random.Random(seed)
