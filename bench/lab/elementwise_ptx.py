@@ -7,7 +7,8 @@ Session 24's full run (paired per-round ratios) has every half copy / relu / add
 with an interval below 1.00, while every f32 row leads by 0.1-1%; the same kernel template serves both types, and
 session 23's cand8 gave the half kernel Triton's grid and block (tied). This script compiles the three rows with
 torch.compile, copies Inductor's Triton sources and PTX from its cache into $OUT (with --ncu-calls it instead makes,
-for ncu, after a warm-up: flush, ours, flush, torch.compile's, three times per row, f16 and f32 copies and f16 relu).
+for ncu, after a warm-up: flush, ours, flush, torch.compile's, three times per row: f16 and f32 copies, f16 relu
+and add).
 """
 import os
 import pathlib
@@ -52,8 +53,8 @@ def main():
     kept.mkdir(parents=True, exist_ok=True)
     for cache in caches:
         for path in cache.rglob("*"):
-            if path.is_file() and path.suffix in (".ptx", ".ttgir", ".cubin", ".py") and "poi" in path.read_bytes()[:100000].decode("latin-1") \
-                    and path.stat().st_size < 200_000:
+            if (path.is_file() and path.suffix in (".ptx", ".ttgir", ".cubin", ".py")
+                    and path.stat().st_size < 200_000 and "poi" in path.read_bytes().decode("latin-1")):
                 shutil.copy(path, kept / (path.parent.name[:8] + "-" + path.name))
     print("kept", len(list(kept.iterdir())), "files from", [str(c) for c in caches])
 
