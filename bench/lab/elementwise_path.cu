@@ -1,0 +1,85 @@
+// Lab elementwise_path (session 25; elementwise_path.py says why): torch.compile's pointwise kernel for the half
+// rows written in CUDA, instruction for instruction as Inductor's SASS reads (bench/results/h200-session24/run6):
+// one 16-byte pack a thread, a 32-bit element index of blockIdx * block + thread, no loop and no bounds test
+// (every row here is a whole number of blocks), launched by cupy like Triton's launcher launches its cubin.
+//   replica_<op>_<B>_<t>: that kernel in B-thread blocks (Inductor: 128)
+#include <cstdint>
+
+#include "ops/common/cuda_dialect/elementwise.cuh"
+#include "ops/elementwise/relu/relu.h"
+#include "ops/vector_add/vector_add.h"
+
+namespace labpath {
+
+template <class T, class Functor, int kBlock>
+__device__ __forceinline__ void replica(const Functor &functor, T *out, const T *a, const T *b) {
+  constexpr int P = oprt::gpu::kPackSize<T>;
+  using Vec = oprt::gpu::Pack<T, P>;
+  const int pack = static_cast<int>(blockIdx.x) * kBlock + static_cast<int>(threadIdx.x);
+  const Vec va = reinterpret_cast<const Vec *>(a)[pack];
+  Vec vb = va;
+  if constexpr (Functor::kArity == 2) vb = reinterpret_cast<const Vec *>(b)[pack];
+  Vec result;
+#pragma unroll
+  for (int j = 0; j < P; ++j) result.v[j] = oprt::gpu::elementwise_detail::apply(functor, va.v[j], vb.v[j]);
+  reinterpret_cast<Vec *>(out)[pack] = result;
+}
+
+}  // namespace labpath
+
+#define LAB_REPLICA(name, T, Functor, B)                                                                  \
+  extern "C" __global__ void __launch_bounds__(B) name(Functor functor, T *out, const T *a, const T *b) { \
+    labpath::replica<T, Functor, B>(functor, out, a, b);                                                 \
+  }
+
+LAB_REPLICA(replica_copy_128_u16, uint16_t, oprt::CopyFunctor, 128)
+LAB_REPLICA(replica_copy_256_u16, uint16_t, oprt::CopyFunctor, 256)
+LAB_REPLICA(replica_relu_128_f16, __half, oprt::LeakyReluFunctor, 128)
+LAB_REPLICA(replica_relu_256_f16, __half, oprt::LeakyReluFunctor, 256)
+LAB_REPLICA(replica_add_128_f16, __half, oprt::AddFunctor, 128)
+LAB_REPLICA(replica_add_256_f16, __half, oprt::AddFunctor, 256)
+
+// Session 25, run 4: the same kernel with the half math Inductor's SASS does, on 32-bit words of two values:
+// the add as __hadd2 (a sum of two halves rounded once to half equals it rounded to f32 first, f32 having at least
+// 2p + 2 bits: bit for bit the library's f32 math), relu as one compare to a mask (x <= 0, so -0 and negatives
+// become +0 and NaN stays, the library's LeakyReluFunctor{0}).
+//   packed_<op>_<B>_<t>
+namespace labpath {
+
+template <class H2, int kBlock, bool kAdd>
+__device__ __forceinline__ void packed(uint4 *out, const uint4 *a, const uint4 *b) {
+  const int pack = static_cast<int>(blockIdx.x) * kBlock + static_cast<int>(threadIdx.x);
+  const uint4 va = a[pack];
+  uint4 vb = va;
+  if constexpr (kAdd) vb = b[pack];
+  const uint32_t wa[4] = {va.x, va.y, va.z, va.w}, wb[4] = {vb.x, vb.y, vb.z, vb.w};
+  uint32_t r[4];
+#pragma unroll
+  for (int j = 0; j < 4; ++j) {
+    const H2 x = *reinterpret_cast<const H2 *>(&wa[j]);
+    if constexpr (kAdd) {
+      const H2 sum = __hadd2(x, *reinterpret_cast<const H2 *>(&wb[j]));
+      r[j] = *reinterpret_cast<const uint32_t *>(&sum);
+    } else {
+      const uint32_t zero_bits = 0u;
+      r[j] = wa[j] & ~__hle2_mask(x, *reinterpret_cast<const H2 *>(&zero_bits));
+    }
+  }
+  out[pack] = make_uint4(r[0], r[1], r[2], r[3]);
+}
+
+}  // namespace labpath
+
+#define LAB_PACKED(name, H2, B, add)                                                              \
+  extern "C" __global__ void __launch_bounds__(B) name(uint8_t, uint4 *out, const uint4 *a, const uint4 *b) { \
+    labpath::packed<H2, B, add>(out, a, b);                                                      \
+  }
+
+LAB_PACKED(packed_relu_128_f16, __half2, 128, false)
+LAB_PACKED(packed_relu_256_f16, __half2, 256, false)
+LAB_PACKED(packed_add_128_f16, __half2, 128, true)
+LAB_PACKED(packed_add_256_f16, __half2, 256, true)
+LAB_PACKED(packed_relu_128_bf16, __nv_bfloat162, 128, false)
+LAB_PACKED(packed_relu_256_bf16, __nv_bfloat162, 256, false)
+LAB_PACKED(packed_add_128_bf16, __nv_bfloat162, 128, true)
+LAB_PACKED(packed_add_256_bf16, __nv_bfloat162, 256, true)

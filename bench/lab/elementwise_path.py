@@ -1,0 +1,133 @@
+"""Lab elementwise_path (session 25): where the half elementwise rows' 0.2-0.7% goes. Run 1 of session 25 had the
+library's contiguous kernel, launched by the lab into one preallocated output, 0.5-1.3% ahead of torch.compile
+on the 64M f16 copy and relu rows (paired ratios), where run_ops, which calls ours through the library's API and
+lets every implementation allocate its output per call, has it 0.3-0.6% behind. This lab times the same kernel
+every way it can be reached, all interleaved in one measure_many per round:
+
+    torch.compile                 Inductor's kernel, its output allocated per call (as in run_ops)
+    torch eager, out=y / alloc    torch's kernel into y, and allocating per call
+    lab kernel, out=y / alloc     the library's contiguous_kernel (elementwise_bulk.cubin) launched by cupy
+    ours, out=y / alloc           operator_runtime's call (the wheel on PYTHONPATH); alloc is run_ops's call
+
+So the launch path (cupy against the library's ctypes call) and the output's allocation are told apart. Section
+`replica` (run 3) adds Inductor's kernel written in CUDA (elementwise_path.cu), in 128- and 256-thread blocks, on
+the half rows, every implementation allocating its output as in run_ops. Section `packed` (run 4) adds that kernel
+with Inductor's half math (elementwise_path.cu's packed_*: __hadd2, relu as one compare) in f16 and bf16.
+
+    python3 elementwise_path.py [paths|replica|packed] [rounds]   # on the GPU machine: build.sh elementwise_bulk.cu
+                                                           # elementwise_path.cu, the wheel on PYTHONPATH
+"""
+import sys
+
+import numpy as np
+
+import lab
+from elementwise_bulk import LIB
+
+ROWS = {"paths": [("copy", 64 << 20, "float16"), ("relu", 64 << 20, "float16"), ("vector_add", 64 << 20, "float16"),
+                  ("copy", 256 << 20, "float16"), ("copy", 64 << 20, "float32")],
+        "replica": [("copy", 64 << 20, "float16"), ("relu", 64 << 20, "float16"), ("vector_add", 64 << 20, "float16"),
+                    ("relu", 256 << 20, "float16")],
+        "packed": [("relu", 64 << 20, "float16"), ("vector_add", 64 << 20, "float16"), ("relu", 64 << 20, "bfloat16"),
+                   ("vector_add", 64 << 20, "bfloat16"), ("vector_add", 256 << 20, "float16"),
+                   ("relu", 256 << 20, "bfloat16")]}
+SHORT = {"float16": "f16", "bfloat16": "bf16"}
+REPLICA = {"copy": "replica_copy_%d_u16", "relu": "replica_relu_%d_f16", "vector_add": "replica_add_%d_f16"}
+
+
+def implementations(module, op, n, dt, x, b, y, section="paths", replicas=None):
+    import operator_runtime as oprt
+    import torch
+
+    size = x.element_size()
+    args = (x, b) if op == "vector_add" else (x,)
+    torch_fn = {"copy": lambda v: v.clone(), "relu": torch.relu, "vector_add": lambda u, v: u + v}[op]
+    compiled = torch.compile(torch_fn, dynamic=False, fullgraph=True)
+    ours = {"copy": oprt.copy, "relu": oprt.relu, "vector_add": oprt.vector_add}[op]
+    eager_out = {"copy": lambda: y.copy_(x), "relu": lambda: torch.clamp_min(x, 0, out=y),
+                 "vector_add": lambda: torch.add(x, b, out=y)}[op]
+    if op == "copy":
+        bits = {2: torch.int16, 4: torch.int32}[size]
+        kernel, functor, view = module.kernel(LIB[("copy", size)]), np.uint8(0), (lambda t: t.view(bits))
+    else:
+        kernel, view = module.kernel(LIB[(op, dt)]), (lambda t: t)
+        functor = np.float64(0.0) if op == "relu" else np.uint8(0)  # LeakyReluFunctor{0.0}; AddFunctor is empty
+    blocks = -(-n // ((16 // size) * 256))
+
+    def lab_kernel(out):
+        kernel.launch(blocks, 256, n, functor, view(out), view(x), view(b))
+        return out
+
+    if section in ("replica", "packed"):
+        runs = {"torch.compile": lambda: compiled(*args), "torch eager, alloc": lambda: torch_fn(*args),
+                "lab kernel, alloc": lambda: lab_kernel(torch.empty_like(x)), "ours, alloc": lambda: ours(*args)}
+        kinds = [("replica", REPLICA[op])] if dt == "float16" else []
+        if section == "packed":
+            kinds = kinds[:1] + [("packed", "packed_%s_%%d_%s" % ("add" if op == "vector_add" else op, SHORT[dt]))]
+        for kind, pattern in kinds:
+            for threads in ((128,) if kind == "replica" and section == "packed" else (128, 256)):
+                replica = replicas.kernel(pattern % threads)
+
+                first = np.uint8(0) if kind == "packed" else functor  # packed_* take an unused byte
+
+                def run(replica=replica, threads=threads, first=first):
+                    out = torch.empty_like(x)
+                    replica.launch(n // ((16 // size) * threads), threads, first, view(out), view(x), view(b))
+                    return out
+
+                runs["%s %d, alloc" % (kind, threads)] = run
+        return runs
+    return {
+        "torch.compile": lambda: compiled(*args),
+        "torch eager, out=y": eager_out,
+        "torch eager, alloc": lambda: torch_fn(*args),
+        "lab kernel, out=y": lambda: lab_kernel(y),
+        "lab kernel, alloc": lambda: lab_kernel(torch.empty_like(x)),
+        "ours, out=y": lambda: ours(*args, out=y),
+        "ours, alloc": lambda: ours(*args),
+    }
+
+
+def main(section="paths", rounds=2):
+    import torch
+
+    module = lab.load("elementwise_bulk")
+    replicas = lab.load("elementwise_path") if section != "paths" else None
+    timer = lab.timer()
+    benchmark = sys.modules["oprt_lab_package.benchmark"]
+    rows = []
+    for op, n, dt in ROWS[section]:
+        x = torch.randn(n, device="cuda").to(getattr(torch, dt))
+        b = torch.randn(n, device="cuda").to(getattr(torch, dt)) if op == "vector_add" else x
+        y = torch.empty_like(x)
+        runs = implementations(module, op, n, dt, x, b, y, section, replicas)
+        expected = {"copy": lambda: x.clone(), "relu": lambda: torch.relu(x), "vector_add": lambda: x + b}[op]()
+        for name, run in runs.items():
+            y.zero_()
+            result = run()
+            torch.cuda.synchronize()
+            actual = y if "out=y" in name else result
+            actual = actual if isinstance(actual, torch.Tensor) else torch.as_tensor(actual, device="cuda")
+            assert torch.equal(actual, expected), "%s %s: %s differs from torch" % (op, dt, name)
+        moved = (3 if op == "vector_add" else 2) * n * x.element_size()
+        label = "%s %dM %s" % (op, n >> 20, dt)
+        for r in range(rounds):
+            measured = timer.measure_many(runs)
+            peer = measured["torch.compile"]["device_us"]
+            for name, m in measured.items():
+                paired = benchmark.paired_ratio(peer, m["device_us"])
+                row = {"section": section, "op": op, "n": n, "dtype": dt, "variant": name, "round": r, "kernels": m["kernels"],
+                       "compile_over_it": paired, "device_us_calls": m["device_us"]}
+                row.update(lab.stats(m["device_us"]))
+                row["GBps"] = moved / row["p50"] / 1e3
+                rows.append(row)
+                print("%-20s round %d  %-20s p20 %7.2f p50 %7.2f p80 %7.2f us  compile/it %s" % (
+                    label, r, name, row["p20"], row["p50"], row["p80"],
+                    "%.4f [%.4f, %.4f]" % (paired["median"], *paired["ci95"]) if paired else "-"), flush=True)
+        lab.save("elementwise_path" + ("" if section == "paths" else "-" + section), rows)
+        del x, b, y, expected
+        torch.cuda.empty_cache()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1] if len(sys.argv) > 1 else "paths", int(sys.argv[2]) if len(sys.argv) > 2 else 2)
