@@ -1,12 +1,23 @@
 #!/usr/bin/env bash
-# On the GPU machine, the second of a pair of device runs (bench/results/h200-session14/runS.sh staged the first half
-# of QuACK's cu13 libs in /tmp/q1 and two peer wheels in /tmp/whl1; this run carries .q2 and .whl2): installs the
-# peers' wheels (Liger-Kernel, QuACK and their dependencies) into /tmp/site and merges QuACK's cu13 libs into it.
-# Exits 3 on a machine where the first run did not run. Then: PYTHONPATH=/tmp/site:/tmp/site/nvidia_cutlass_dsl/dsl_packages
+# On the GPU machine (no network): the peers' site, /tmp/site, built over several device calls back to back. The
+# device tool carries at most 64 MiB a call and QuACK's nvidia-cutlass-dsl-libs-cu13 wheel is 92 MB, so this
+# checkout keeps it as parts (cu13.part.NN, split in order) in folders ignored by git (.q1, .q2, .q3, named in
+# .git/info/exclude and passed to the device tool's `carry`), and the other peer wheels in .whl2. The machine keeps
+# /tmp while it stays warm (about 30 s between calls).
+#   tools/gpu_peers_site.sh stage .q1            # a call's parts copied into /tmp/q
+#   tools/gpu_peers_site.sh install .q3 .whl2    # the last parts, then every wheel of .whl2 and the cu13 wheel put
+#                                                # together from /tmp/q (its sha256 checked) installed into /tmp/site
+# Then: PYTHONPATH=/tmp/site:/tmp/site/nvidia_cutlass_dsl/dsl_packages. Exits 3 when the parts in /tmp/q do not
+# make the wheel (an earlier call ran on another machine).
 set -u
-[ -d /tmp/oprt-site ] && [ -f /tmp/q1/cu13.part.aa ] || { echo "not the machine runS.sh ran on"; exit 3; }
-cp /tmp/whl1/*.whl .whl2/
-python3 -m pip install -q --no-index --no-deps --target /tmp/site .whl2/*.whl 2>&1 | tail -1
-W=/tmp/nvidia_cutlass_dsl_libs_cu13-4.8.1-cp312-cp312-manylinux_2_28_x86_64.whl
-cat /tmp/q1/cu13.part.aa .q2/cu13.part.ab > $W && python3 -m pip install -q --no-index --no-deps --target /tmp/site-cu13 $W \
-  && cp -rn /tmp/site-cu13/. /tmp/site/ 2>/dev/null; echo "quack libs merged"
+CU13_WHEEL=/tmp/nvidia_cutlass_dsl_libs_cu13-4.8.1-cp312-cp312-manylinux_2_28_x86_64.whl
+CU13_SHA256=50191a381d8cc1393373ae0bc879b0aefa9a256c23c22d4fa1c2fe3dfe57bc90
+step=$1 parts=$2
+mkdir -p /tmp/q && cp "$parts"/cu13.part.* /tmp/q/ || exit 2
+ls /tmp/q
+[ "$step" = stage ] && exit 0
+wheels=$3
+cat /tmp/q/cu13.part.* > $CU13_WHEEL
+echo "$CU13_SHA256  $CU13_WHEEL" | sha256sum -c --quiet || { echo "the staged parts do not make the cu13 wheel"; exit 3; }
+rm -rf /tmp/site && python3 -m pip install -q --no-index --no-deps --target /tmp/site "$wheels"/*.whl $CU13_WHEEL 2>&1 | tail -2
+echo "peers installed in /tmp/site"
