@@ -9,6 +9,6 @@ rm -rf /tmp/site && python3 -m pip install -q --no-index --no-deps --target /tmp
 export PYTHONPATH=/tmp/site TRITON_CACHE_DIR=/tmp/triton-cache
 cd bench/lab && OUT=$R timeout 420 python3 elementwise_path.py packed 3 > $R/run4-lab-elementwise_path.log 2> $R/run4.stderr
 echo "exit $?"
-grep -v "^wrote" $R/run4-lab-elementwise_path.log | sed -E "s/p20 +[0-9.]+ //; s/p80 +[0-9.]+ //; s/  +/ /g"; grep -v Warning $R/run4.stderr | tail -4
+grep -v "^wrote" $R/run4-lab-elementwise_path.log | grep -E "ours|packed|replica" | sed -E "s/p20 +[0-9.]+ //; s/p80 +[0-9.]+ //; s/  +/ /g"; grep -v Warning $R/run4.stderr | tail -4
 cuobjdump -sass build/elementwise_path.cubin > $R/run4-replica.sass 2>&1
 tar czf $OUT/run4.tgz -C $R .
