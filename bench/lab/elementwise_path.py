@@ -12,9 +12,11 @@ every way it can be reached, all interleaved in one measure_many per round:
 So the launch path (cupy against the library's ctypes call) and the output's allocation are told apart. Section
 `replica` (run 3) adds Inductor's kernel written in CUDA (elementwise_path.cu), in 128- and 256-thread blocks, on
 the half rows, every implementation allocating its output as in run_ops. Section `packed` (run 4) adds that kernel
-with Inductor's half math (elementwise_path.cu's packed_*: __hadd2, relu as one compare) in f16 and bf16.
+with Inductor's half math (elementwise_path.cu's packed_*: __hadd2, relu as one compare) in f16 and bf16. Section
+`cubin` (run 6) launches Inductor's own cubin (from Triton's cache after torch.compile's first call) through cupy,
+as the lab launches its kernels: whether torch.compile's lead is its binary or its launch.
 
-    python3 elementwise_path.py [paths|replica|packed] [rounds]   # on the GPU machine: build.sh elementwise_bulk.cu
+    python3 elementwise_path.py [paths|replica|packed|cubin] [rounds]   # on the GPU machine: build.sh elementwise_bulk.cu
                                                            # elementwise_path.cu, the wheel on PYTHONPATH
 """
 import sys
@@ -30,7 +32,24 @@ ROWS = {"paths": [("copy", 64 << 20, "float16"), ("relu", 64 << 20, "float16"), 
                     ("relu", 256 << 20, "float16")],
         "packed": [("relu", 64 << 20, "float16"), ("vector_add", 64 << 20, "float16"), ("relu", 64 << 20, "bfloat16"),
                    ("vector_add", 64 << 20, "bfloat16"), ("vector_add", 256 << 20, "float16"),
-                   ("relu", 256 << 20, "bfloat16")]}
+                   ("relu", 256 << 20, "bfloat16")],
+        "cubin": [("vector_add", 64 << 20, "float16"), ("relu", 64 << 20, "float16"), ("copy", 64 << 20, "float16")]}
+INDUCTOR = {"copy": "triton_poi_fused_clone_0", "relu": "triton_poi_fused_relu_0", "vector_add": "triton_poi_fused_add_0"}
+
+
+def inductor_cubin(op, inputs):
+    """The newest cubin of Inductor's kernel for op in Triton's cache (TRITON_CACHE_DIR) whose PTX is the shape
+    session 23 recorded for the 64M half rows: 128 threads (.reqntid), one 16-byte load per input a thread (so
+    XBLOCK = 1024). Autotuning leaves other configurations' cubins beside it."""
+    import os
+    import pathlib
+
+    root = pathlib.Path(os.environ.get("TRITON_CACHE_DIR", pathlib.Path.home() / ".triton" / "cache"))
+    for cubin in sorted(root.glob("*/%s.cubin" % INDUCTOR[op]), key=lambda p: -p.stat().st_mtime):
+        ptx = cubin.with_suffix(".ptx").read_text() if cubin.with_suffix(".ptx").exists() else ""
+        if ".reqntid 128" in ptx and ptx.count("ld.global.v4") == inputs:
+            return cubin
+    raise FileNotFoundError("no %s.cubin of 128 threads x 16 bytes under %s" % (INDUCTOR[op], root))
 SHORT = {"float16": "f16", "bfloat16": "bf16"}
 REPLICA = {"copy": "replica_copy_%d_u16", "relu": "replica_relu_%d_f16", "vector_add": "replica_add_%d_f16"}
 
@@ -58,6 +77,28 @@ def implementations(module, op, n, dt, x, b, y, section="paths", replicas=None):
         kernel.launch(blocks, 256, n, functor, view(out), view(x), view(b))
         return out
 
+    if section == "cubin":
+        import cupy
+
+        compiled(*args)  # compiles: its cubin is now the newest of its name in Triton's cache
+        torch.cuda.synchronize()
+        inductor = lab.Kernel(cupy.RawModule(path=str(inductor_cubin(op, len((x, b) if op == "vector_add" else (x,))))).get_function(INDUCTOR[op]), INDUCTOR[op])
+        pointers = (x, b) if op == "vector_add" else (x,)
+
+        def run_inductor():  # its launcher's arguments: pointers, xnumel, two scratch pointers; XBLOCK 1024, 4 warps
+            out = torch.empty_like(x)
+            inductor.launch(n // 1024, 128, *pointers, out, np.int32(n), np.uint64(0), np.uint64(0))
+            return out
+
+        replica = replicas.kernel(REPLICA[op] % 128)
+
+        def run_replica():
+            out = torch.empty_like(x)
+            replica.launch(n // ((16 // size) * 128), 128, functor, view(out), view(x), view(b))
+            return out
+
+        return {"torch.compile": lambda: compiled(*args), "ours, alloc": lambda: ours(*args),
+                "Inductor's cubin by cupy, alloc": run_inductor, "replica 128, alloc": run_replica}
     if section in ("replica", "packed"):
         runs = {"torch.compile": lambda: compiled(*args), "torch eager, alloc": lambda: torch_fn(*args),
                 "lab kernel, alloc": lambda: lab_kernel(torch.empty_like(x)), "ours, alloc": lambda: ours(*args)}
