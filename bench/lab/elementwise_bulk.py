@@ -92,8 +92,6 @@ def main(rounds=2):
     import torch
 
     module = lab.load("elementwise_bulk")
-    timer = lab.timer()
-    benchmark = sys.modules["oprt_lab_package.benchmark"]
     sm_count = torch.cuda.get_device_properties(0).multi_processor_count
     rows = []
     for op, n, dt in ROWS:
@@ -113,19 +111,7 @@ def main(rounds=2):
                 lab.check("%s %s %s" % (op, dt, name), actual, expected, dt)
         moved = (3 if op == "vector_add" else 2) * n * x.element_size()
         label = "%s %dM %s" % (op, n >> 20, dt)
-        for r in range(rounds):
-            measured = timer.measure_many(runs)
-            peer = measured["torch.compile"]["device_us"]
-            for name, m in measured.items():
-                paired = benchmark.paired_ratio(peer, m["device_us"])
-                row = {"op": op, "n": n, "dtype": dt, "variant": name, "round": r, "kernels": m["kernels"],
-                       "compile_over_it": paired}
-                row.update(lab.stats(m["device_us"]))
-                row["GBps"] = moved / row["p50"] / 1e3
-                rows.append(row)
-                print("%-24s round %d  %-30s p20 %8.2f p50 %8.2f p80 %8.2f us  %5.0f GB/s  compile/it %s" % (
-                    label, r, name, row["p20"], row["p50"], row["p80"], row["GBps"],
-                    "%.4f [%.4f, %.4f]" % (paired["median"], *paired["ci95"]) if paired else "-"), flush=True)
+        rows += lab.time_interleaved(runs, rounds, {"op": op, "n": n, "dtype": dt}, moved, label)
         lab.save("elementwise_bulk", rows)
         del x, b, y, expected
         torch.cuda.empty_cache()

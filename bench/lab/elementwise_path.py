@@ -134,8 +134,6 @@ def main(section="paths", rounds=2):
 
     module = lab.load("elementwise_bulk")
     replicas = lab.load("elementwise_path") if section != "paths" else None
-    timer = lab.timer()
-    benchmark = sys.modules["oprt_lab_package.benchmark"]
     rows = []
     for op, n, dt in ROWS[section]:
         x = torch.randn(n, device="cuda").to(getattr(torch, dt))
@@ -152,19 +150,8 @@ def main(section="paths", rounds=2):
             assert torch.equal(actual, expected), "%s %s: %s differs from torch" % (op, dt, name)
         moved = (3 if op == "vector_add" else 2) * n * x.element_size()
         label = "%s %dM %s" % (op, n >> 20, dt)
-        for r in range(rounds):
-            measured = timer.measure_many(runs)
-            peer = measured["torch.compile"]["device_us"]
-            for name, m in measured.items():
-                paired = benchmark.paired_ratio(peer, m["device_us"])
-                row = {"section": section, "op": op, "n": n, "dtype": dt, "variant": name, "round": r, "kernels": m["kernels"],
-                       "compile_over_it": paired, "device_us_calls": m["device_us"]}
-                row.update(lab.stats(m["device_us"]))
-                row["GBps"] = moved / row["p50"] / 1e3
-                rows.append(row)
-                print("%-20s round %d  %-20s p20 %7.2f p50 %7.2f p80 %7.2f us  compile/it %s" % (
-                    label, r, name, row["p20"], row["p50"], row["p80"],
-                    "%.4f [%.4f, %.4f]" % (paired["median"], *paired["ci95"]) if paired else "-"), flush=True)
+        rows += lab.time_interleaved(runs, rounds, {"section": section, "op": op, "n": n, "dtype": dt}, moved, label,
+                                     keep_calls=True)
         lab.save("elementwise_path" + ("" if section == "paths" else "-" + section), rows)
         del x, b, y, expected
         torch.cuda.empty_cache()

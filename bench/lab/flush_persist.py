@@ -16,7 +16,7 @@ def main():
     import torch
     import operator_runtime as oprt
 
-    benchmark = lab._benchmark_module()
+    benchmark = lab.benchmark()
     x = torch.randn(4096, 4096, device="cuda", dtype=torch.float16)
     compiled = torch.compile(lambda t: torch.softmax(t, -1), fullgraph=True, dynamic=False)
     fns = {"ours": lambda: oprt.softmax(x, axis=-1), "torch_compile": lambda: compiled(x)}

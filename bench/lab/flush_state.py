@@ -54,7 +54,7 @@ def main():
     import torch
     import operator_runtime as oprt
 
-    DeviceTimer = lab._benchmark_module().DeviceTimer
+    DeviceTimer = lab.benchmark().DeviceTimer
     x4 = torch.randn(4096, 4096, device="cuda", dtype=torch.float16)
     x8 = torch.randn(8192, 8192, device="cuda", dtype=torch.float16)
     xc = torch.randn(64 << 20, device="cuda", dtype=torch.float16)

@@ -32,6 +32,7 @@ REPO = HERE.parent.parent
 PEERS_JSON = REPO / "bench" / "results" / "h200-peers.json"
 
 _timer = None
+_benchmark = None
 
 
 def _benchmark_module():
@@ -51,14 +52,21 @@ def _benchmark_module():
     return module
 
 
+def benchmark():
+    """operator_runtime/benchmark.py, loaded once (_benchmark_module)."""
+    global _benchmark
+    if _benchmark is None:
+        _benchmark = _benchmark_module()
+    return _benchmark
+
+
 def timer():
     global _timer
     if _timer is None:
         import torch
 
-        benchmark = _benchmark_module()
         # as run_ops times: persisting (evict_last) lines reset before every flush, or they outlive it
-        _timer = benchmark.DeviceTimer(torch, before_flush=benchmark.persisting_l2_reset(torch))
+        _timer = benchmark().DeviceTimer(torch, before_flush=benchmark().persisting_l2_reset(torch))
     return _timer
 
 
@@ -66,6 +74,31 @@ def stats(device_us) -> dict:
     """p20 / p50 / p80 of one implementation's per-call device times (a DeviceTimer measurement's device_us)."""
     q = np.percentile(device_us, [20, 50, 80])
     return {"p20": float(q[0]), "p50": float(q[1]), "p80": float(q[2])}
+
+
+def time_interleaved(runs: dict, rounds: int, base: dict, moved_bytes: int, label: str, peer="torch.compile",
+                     keep_calls=False) -> list:
+    """Times runs (name -> callable) together, `rounds` times: each round one DeviceTimer.measure_many, every
+    implementation's calls interleaved as run_ops times a row. One row per implementation and round: base's keys,
+    variant, round, kernels, p20/p50/p80 us, GB/s (moved_bytes / p50) and compile_over_it, the paired per-call
+    ratio of `peer`'s time to its own (operator_runtime.benchmark.paired_ratio); device_us_calls too with
+    keep_calls. Each row is printed as it comes."""
+    rows = []
+    for r in range(rounds):
+        measured = timer().measure_many(runs)
+        peer_calls = measured[peer]["device_us"]
+        for name, m in measured.items():
+            paired = benchmark().paired_ratio(peer_calls, m["device_us"])
+            row = dict(base, variant=name, round=r, kernels=m["kernels"], compile_over_it=paired)
+            if keep_calls:
+                row["device_us_calls"] = m["device_us"]
+            row.update(stats(m["device_us"]))
+            row["GBps"] = moved_bytes / row["p50"] / 1e3
+            rows.append(row)
+            print("%-22s round %d  %-32s p20 %8.2f p50 %8.2f p80 %8.2f us  %5.0f GB/s  %s/it %s" % (
+                label, r, name, row["p20"], row["p50"], row["p80"], row["GBps"], peer,
+                "%.4f [%.4f, %.4f]" % (paired["median"], *paired["ci95"]) if paired else "-"), flush=True)
+    return rows
 
 
 def time_us(fn, by=None) -> dict:

@@ -92,7 +92,7 @@ def main():
     import torch
     import operator_runtime as oprt
 
-    benchmark = lab._benchmark_module()
+    benchmark = lab.benchmark()
     rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 50
     f16, bf16, f32 = torch.float16, torch.bfloat16, torch.float32
 
