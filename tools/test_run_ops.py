@@ -538,3 +538,37 @@ def test_plot_bench_draws_a_peer_report(tmp_path):
 
 if __name__ == "__main__":
     raise SystemExit(testing.main(__file__))
+
+
+def _paired_row(op, case, ours_calls, peer_calls):
+    impls = {name: dict(benchmark.impl_summary(c, None, None, ["k"], 1 << 20, 4000.0), timed="interleaved",
+                        device_us_calls=c) for name, c in (("ours", ours_calls), ("torch_compile", peer_calls))}
+    return benchmark.compare_row({"op": op, "case": case, "bytes": 1 << 20, "impls": impls, "shapes": [[1 << 18]],
+                                  "dtype": "float16", "attrs": {}})
+
+
+def test_bench_replicas_calls_a_row_behind_only_when_every_run_has_it_behind(tmp_path):
+    calls = [10.0 + 0.01 * (k % 7) for k in range(20)]
+    scaled = lambda f: [x * f for x in calls]
+    runs = [  # per run: a row led in both, one behind in both, one behind then tied (peer calls alternate sides)
+        [_paired_row("copy", "lead", calls, scaled(1.01)), _paired_row("relu", "behind", calls, scaled(0.99)),
+         _paired_row("vector_add", "mixed", calls, scaled(0.99))],
+        [_paired_row("copy", "lead", calls, scaled(1.02)), _paired_row("relu", "behind", calls, scaled(0.98)),
+         _paired_row("vector_add", "mixed", calls, [x * (0.99 if k % 2 else 1.01) for k, x in enumerate(calls)])],
+    ]
+    paths = []
+    for i, rows in enumerate(runs):
+        paths.append(str(tmp_path / ("run%d.json" % i)))
+        pathlib.Path(paths[-1]).write_text(json.dumps({"results": rows, "summary": benchmark.summarize(rows)}))
+    code, out, err = run("bench_replicas.py", *paths, "--json", str(tmp_path / "merged.json"), "--markdown", "-")
+    assert code == 0, err
+    merged = json.loads((tmp_path / "merged.json").read_text())
+    assert [row["across"] for row in merged["rows"]] == ["lead", "behind", "mixed"]
+    assert merged["rows"][2]["verdicts"] == ["behind", "tie"]
+    s = merged["summary"]
+    assert (s["runs"], s["rows"], s["lead"], s["behind"], s["mixed"]) == (2, 3, 1, 1, 1)
+    assert s["behind_rows"] == [["relu", "behind"]]
+    lines = out.splitlines()
+    assert lines[0] == "| op | shape | dtype | run 1 | run 2 | across runs |"
+    assert lines[3] == "| relu | behind | float16 | 0.990 b | 0.980 b | behind |"
+    assert "1 lead in every run, 1 are behind by their interval in every run, 1 are mixed" in out
