@@ -12,6 +12,11 @@
 set -u
 CU13_WHEEL=/tmp/nvidia_cutlass_dsl_libs_cu13-4.8.1-cp312-cp312-manylinux_2_28_x86_64.whl
 CU13_SHA256=50191a381d8cc1393373ae0bc879b0aefa9a256c23c22d4fa1c2fe3dfe57bc90
+case "${1:-}:${2:-}:${3:-}" in
+  stage:?*:) ;;
+  install:?*:?*) ;;
+  *) echo "usage: $0 stage PARTS_DIR | install PARTS_DIR WHEELS_DIR"; exit 2 ;;
+esac
 step=$1 parts=$2
 mkdir -p /tmp/q && cp "$parts"/cu13.part.* /tmp/q/ || exit 2
 ls /tmp/q
