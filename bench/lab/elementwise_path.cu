@@ -83,3 +83,20 @@ LAB_PACKED(packed_relu_128_bf16, __nv_bfloat162, 128, false)
 LAB_PACKED(packed_relu_256_bf16, __nv_bfloat162, 256, false)
 LAB_PACKED(packed_add_128_bf16, __nv_bfloat162, 128, true)
 LAB_PACKED(packed_add_256_bf16, __nv_bfloat162, 256, true)
+
+// Session 25, written for a later run (section reqntid): the one declaration left between the replica and
+// Inductor's PTX. Inductor declares the block size exactly (`.reqntid 128`); __launch_bounds__ gives an upper
+// bound (`.maxntid`); __block_size__ gives `.reqntid`. bf16 replicas too: the rows behind in both of run 7's
+// processes are the 64M bf16 relu and add and the 256M half adds.
+//   replica_<op>_128_<t> (bf16, .maxntid) and replica_<op>_128r_<t> (.reqntid)
+#define LAB_REPLICA_EXACT(name, T, Functor, B)                                                                   \
+  extern "C" __global__ void __block_size__((B, 1, 1)) name(Functor functor, T *out, const T *a, const T *b) { \
+    labpath::replica<T, Functor, B>(functor, out, a, b);                                                        \
+  }
+
+LAB_REPLICA(replica_relu_128_bf16, __nv_bfloat16, oprt::LeakyReluFunctor, 128)
+LAB_REPLICA(replica_add_128_bf16, __nv_bfloat16, oprt::AddFunctor, 128)
+LAB_REPLICA_EXACT(replica_relu_128r_f16, __half, oprt::LeakyReluFunctor, 128)
+LAB_REPLICA_EXACT(replica_add_128r_f16, __half, oprt::AddFunctor, 128)
+LAB_REPLICA_EXACT(replica_relu_128r_bf16, __nv_bfloat16, oprt::LeakyReluFunctor, 128)
+LAB_REPLICA_EXACT(replica_add_128r_bf16, __nv_bfloat16, oprt::AddFunctor, 128)

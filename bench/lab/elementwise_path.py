@@ -14,10 +14,12 @@ So the launch path (cupy against the library's ctypes call) and the output's all
 the half rows, every implementation allocating its output as in run_ops. Section `packed` (run 4) adds that kernel
 with Inductor's half math (elementwise_path.cu's packed_*: __hadd2, relu as one compare) in f16 and bf16. Section
 `cubin` (run 6) launches Inductor's own cubin (from Triton's cache after torch.compile's first call) through cupy,
-as the lab launches its kernels: whether torch.compile's lead is its binary or its launch.
+as the lab launches its kernels: whether torch.compile's lead is its binary or its launch. Section `reqntid` (written
+in session 25, not yet run) times the replica declared with Inductor's exact block size (`.reqntid 128`, CUDA's
+__block_size__) against it with __launch_bounds__ (`.maxntid`), on the rows behind in both of run 7's processes.
 
-    python3 elementwise_path.py [paths|replica|packed|cubin] [rounds]   # on the GPU machine: build.sh elementwise_bulk.cu
-                                                           # elementwise_path.cu, the wheel on PYTHONPATH
+    python3 elementwise_path.py [paths|replica|packed|cubin|reqntid] [rounds]
+    # on the GPU machine, after build.sh elementwise_bulk.cu elementwise_path.cu, with the wheel on PYTHONPATH
 """
 import sys
 
@@ -33,7 +35,10 @@ ROWS = {"paths": [("copy", 64 << 20, "float16"), ("relu", 64 << 20, "float16"), 
         "packed": [("relu", 64 << 20, "float16"), ("vector_add", 64 << 20, "float16"), ("relu", 64 << 20, "bfloat16"),
                    ("vector_add", 64 << 20, "bfloat16"), ("vector_add", 256 << 20, "float16"),
                    ("relu", 256 << 20, "bfloat16")],
-        "cubin": [("vector_add", 64 << 20, "float16"), ("relu", 64 << 20, "float16"), ("copy", 64 << 20, "float16")]}
+        "cubin": [("vector_add", 64 << 20, "float16"), ("relu", 64 << 20, "float16"), ("copy", 64 << 20, "float16")],
+        "reqntid": [("relu", 64 << 20, "bfloat16"), ("vector_add", 64 << 20, "bfloat16"),
+                    ("vector_add", 256 << 20, "float16"), ("vector_add", 256 << 20, "bfloat16"),
+                    ("relu", 64 << 20, "float16")]}
 INDUCTOR = {"copy": "triton_poi_fused_clone_0", "relu": "triton_poi_fused_relu_0", "vector_add": "triton_poi_fused_add_0"}
 
 
@@ -99,6 +104,19 @@ def implementations(module, op, n, dt, x, b, y, section="paths", replicas=None):
 
         return {"torch.compile": lambda: compiled(*args), "ours, alloc": lambda: ours(*args),
                 "Inductor's cubin by cupy, alloc": run_inductor, "replica 128, alloc": run_replica}
+    if section == "reqntid":
+        runs = {"torch.compile": lambda: compiled(*args), "torch eager, alloc": lambda: torch_fn(*args),
+                "ours, alloc": lambda: ours(*args)}
+        for tag in ("128", "128r"):  # .maxntid 128 (__launch_bounds__), .reqntid 128 (__block_size__)
+            replica = replicas.kernel("replica_%s_%s_%s" % ("add" if op == "vector_add" else op, tag, SHORT[dt]))
+
+            def run(replica=replica):
+                out = torch.empty_like(x)
+                replica.launch(n // ((16 // size) * 128), 128, functor, out, x, b)
+                return out
+
+            runs["replica %s, alloc" % tag] = run
+        return runs
     if section in ("replica", "packed"):
         runs = {"torch.compile": lambda: compiled(*args), "torch eager, alloc": lambda: torch_fn(*args),
                 "lab kernel, alloc": lambda: lab_kernel(torch.empty_like(x)), "ours, alloc": lambda: ours(*args)}
