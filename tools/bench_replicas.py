@@ -18,6 +18,8 @@ import pathlib
 import statistics
 import sys
 
+from plot_bench import user_path  # relative paths mean where `bazel run` started
+
 
 def rows_by_key(report) -> dict:
     """(op, case) -> row, for the rows of a run_ops report that have a ratio (ours and a peer timed)."""
@@ -81,17 +83,17 @@ def main(argv=None) -> int:
     parser.add_argument("--markdown", help="write the table here ('-': stdout)")
     parser.add_argument("--json", help="write the merged rows and the summary here")
     args = parser.parse_args(argv)
-    reports = [json.loads(pathlib.Path(path).read_text()) for path in args.reports]
+    reports = [json.loads(user_path(path).read_text()) for path in args.reports]
     merged = across(reports)
     totals = summary(merged, len(reports))
     if args.json:
-        pathlib.Path(args.json).write_text(json.dumps({"reports": args.reports, "summary": totals, "rows": merged},
+        user_path(args.json).write_text(json.dumps({"reports": args.reports, "summary": totals, "rows": merged},
                                                       indent=1))
     table = markdown(merged, totals)
     if args.markdown == "-" or not (args.markdown or args.json):
         sys.stdout.write(table)
     elif args.markdown:
-        pathlib.Path(args.markdown).write_text(table)
+        user_path(args.markdown).write_text(table)
     return 0
 
 
