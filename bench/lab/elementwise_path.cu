@@ -27,10 +27,13 @@ __device__ __forceinline__ void replica(const Functor &functor, T *out, const T 
 
 }  // namespace labpath
 
-#define LAB_REPLICA(name, T, Functor, B)                                                                  \
-  extern "C" __global__ void __launch_bounds__(B) name(Functor functor, T *out, const T *a, const T *b) { \
-    labpath::replica<T, Functor, B>(functor, out, a, b);                                                 \
+// declared: __launch_bounds__(B) (PTX .maxntid, as the library declares its kernels) or __block_size__((B, 1, 1))
+// (.reqntid, as Inductor's PTX reads; section reqntid).
+#define LAB_REPLICA_DECLARED(declared, name, T, Functor, B)                                   \
+  extern "C" __global__ void declared name(Functor functor, T *out, const T *a, const T *b) { \
+    labpath::replica<T, Functor, B>(functor, out, a, b);                                     \
   }
+#define LAB_REPLICA(name, T, Functor, B) LAB_REPLICA_DECLARED(__launch_bounds__(B), name, T, Functor, B)
 
 LAB_REPLICA(replica_copy_128_u16, uint16_t, oprt::CopyFunctor, 128)
 LAB_REPLICA(replica_copy_256_u16, uint16_t, oprt::CopyFunctor, 256)
@@ -89,10 +92,7 @@ LAB_PACKED(packed_add_256_bf16, __nv_bfloat162, 256, true)
 // bound (`.maxntid`); __block_size__ gives `.reqntid`. bf16 replicas too: the rows behind in both of run 7's
 // processes are the 64M bf16 relu and add and the 256M half adds.
 //   replica_<op>_128_<t> (bf16, .maxntid) and replica_<op>_128r_<t> (.reqntid)
-#define LAB_REPLICA_EXACT(name, T, Functor, B)                                                                   \
-  extern "C" __global__ void __block_size__((B, 1, 1)) name(Functor functor, T *out, const T *a, const T *b) { \
-    labpath::replica<T, Functor, B>(functor, out, a, b);                                                        \
-  }
+#define LAB_REPLICA_EXACT(name, T, Functor, B) LAB_REPLICA_DECLARED(__block_size__((B, 1, 1)), name, T, Functor, B)
 
 LAB_REPLICA(replica_relu_128_bf16, __nv_bfloat16, oprt::LeakyReluFunctor, 128)
 LAB_REPLICA(replica_add_128_bf16, __nv_bfloat16, oprt::AddFunctor, 128)
