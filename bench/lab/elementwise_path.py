@@ -17,10 +17,15 @@ with Inductor's half math (elementwise_path.cu's packed_*: __hadd2, relu as one 
 as the lab launches its kernels: whether torch.compile's lead is its binary or its launch. Section `reqntid` (written
 in session 25, not yet run) times the replica declared with Inductor's exact block size (`.reqntid 128`, CUDA's
 __block_size__) against it with __launch_bounds__ (`.maxntid`), on the rows behind in both of run 7's processes.
+Section `modes` (also not yet run) records every timed call's output address: the half rows' calls fall in two
+device-time modes about 2% apart at 64M (session 24's full run), ours and torch.compile alike in the fast one,
+ours 0.3-0.7% slower in the slow one, and at 256M torch.compile lands in the fast one more often; whether the
+mode follows where the output was allocated.
 
-    python3 elementwise_path.py [paths|replica|packed|cubin|reqntid] [rounds]
+    python3 elementwise_path.py [paths|replica|packed|cubin|reqntid|modes] [rounds]
     # on the GPU machine, after build.sh elementwise_bulk.cu elementwise_path.cu, with the wheel on PYTHONPATH
 """
+import collections
 import sys
 
 import numpy as np
@@ -38,7 +43,8 @@ ROWS = {"paths": [("copy", 64 << 20, "float16"), ("relu", 64 << 20, "float16"), 
         "cubin": [("vector_add", 64 << 20, "float16"), ("relu", 64 << 20, "float16"), ("copy", 64 << 20, "float16")],
         "reqntid": [("relu", 64 << 20, "bfloat16"), ("vector_add", 64 << 20, "bfloat16"),
                     ("vector_add", 256 << 20, "float16"), ("vector_add", 256 << 20, "bfloat16"),
-                    ("relu", 64 << 20, "float16")]}
+                    ("relu", 64 << 20, "float16")],
+        "modes": [("copy", 64 << 20, "float16"), ("copy", 256 << 20, "float16"), ("vector_add", 256 << 20, "float16")]}
 INDUCTOR = {"copy": "triton_poi_fused_clone_0", "relu": "triton_poi_fused_relu_0", "vector_add": "triton_poi_fused_add_0"}
 
 
@@ -104,6 +110,16 @@ def implementations(module, op, n, dt, x, b, y, section="paths", replicas=None):
 
         return {"torch.compile": lambda: compiled(*args), "ours, alloc": lambda: ours(*args),
                 "Inductor's cubin by cupy, alloc": run_inductor, "replica 128, alloc": run_replica}
+    if section == "modes":
+        replica = replicas.kernel(REPLICA[op] % 128)
+
+        def run_replica():
+            out = torch.empty_like(x)
+            replica.launch(n // ((16 // size) * 128), 128, functor, view(out), view(x), view(b))
+            return out
+
+        return {"torch.compile": lambda: compiled(*args), "torch eager, alloc": lambda: torch_fn(*args),
+                "ours, alloc": lambda: ours(*args), "replica 128, alloc": run_replica}
     if section == "reqntid":
         runs = {"torch.compile": lambda: compiled(*args), "torch eager, alloc": lambda: torch_fn(*args),
                 "ours, alloc": lambda: ours(*args)}
@@ -147,6 +163,56 @@ def implementations(module, op, n, dt, x, b, y, section="paths", replicas=None):
     }
 
 
+def recording(runs, pointers):
+    """runs whose every call also appends its output's address to pointers[name]."""
+    def recorded(name, run):
+        def call():
+            out = run()
+            pointers[name].append(out.data_ptr())
+            return out
+
+        return call
+
+    return {name: recorded(name, run) for name, run in runs.items()}
+
+
+def modes_of(rows, pointers, base_address):
+    """Section modes: each row's timed calls' output addresses (MiB from x's), and per implementation the share of
+    its calls in the fast one of the row's two device-time modes (2-means over every call of the row) and the
+    median of each mode, by output address. measure_many calls an implementation warmup + 3 (estimate) + n (timed,
+    in its rounds' order) + n (wall) times per round; the timed ones are picked out of that sequence."""
+    import statistics
+
+    calls = [us for row in rows for us in row["device_us_calls"]]
+    fast, slow = min(calls), max(calls)
+    for _ in range(50):
+        lower = [us for us in calls if abs(us - fast) <= abs(us - slow)]
+        upper = [us for us in calls if abs(us - fast) > abs(us - slow)]
+        if not lower or not upper:
+            break
+        fast, slow = statistics.mean(lower), statistics.mean(upper)
+    threshold = (fast + slow) / 2
+    warmup = lab.timer().warmup
+    done = {}
+    for row in rows:
+        name, n = row["variant"], len(row["device_us_calls"])
+        start = done.get(name, 0) + warmup + 3
+        row["output_mib"] = [(address - base_address) / 2 ** 20 for address in pointers[name][start:start + n]]
+        done[name] = start + 2 * n
+        by_address = {}
+        for mib, us in zip(row["output_mib"], row["device_us_calls"]):
+            by_address.setdefault(mib, []).append(us)
+        row["modes_by_output"] = {"%+.0f MiB" % mib: {
+            "calls": len(times), "fast_share": sum(us < threshold for us in times) / len(times),
+            "fast_median": statistics.median([us for us in times if us < threshold] or [0.0]),
+            "slow_median": statistics.median([us for us in times if us >= threshold] or [0.0])}
+            for mib, times in sorted(by_address.items())}
+        print("modes %-18s round %d  %-20s %s" % (row["op"], row["round"], name, "  ".join(
+            "out %s: %d calls, fast %.2f (%.2f / %.2f us)" % (k, v["calls"], v["fast_share"], v["fast_median"],
+                                                               v["slow_median"])
+            for k, v in row["modes_by_output"].items())), flush=True)
+
+
 def main(section="paths", rounds=2):
     import torch
 
@@ -168,8 +234,14 @@ def main(section="paths", rounds=2):
             assert torch.equal(actual, expected), "%s %s: %s differs from torch" % (op, dt, name)
         moved = (3 if op == "vector_add" else 2) * n * x.element_size()
         label = "%s %dM %s" % (op, n >> 20, dt)
-        rows += lab.time_interleaved(runs, rounds, {"section": section, "op": op, "n": n, "dtype": dt}, moved, label,
-                                     keep_calls=True)
+        pointers = collections.defaultdict(list)
+        if section == "modes":
+            runs = recording(runs, pointers)
+        measured = lab.time_interleaved(runs, rounds, {"section": section, "op": op, "n": n, "dtype": dt}, moved,
+                                        label, keep_calls=True)
+        if section == "modes":
+            modes_of(measured, pointers, x.data_ptr())
+        rows += measured
         lab.save("elementwise_path" + ("" if section == "paths" else "-" + section), rows)
         del x, b, y, expected
         torch.cuda.empty_cache()
