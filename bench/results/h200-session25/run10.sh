@@ -2,6 +2,8 @@
 # Session 25, run 10, WRITTEN FOR THE NEXT SESSION, NOT RUN (carry dist/main, bench/lab/build): lab elementwise_path,
 # section reqntid: the replica declared .reqntid 128 (Inductor's PTX) against .maxntid 128, on the 64M bf16 relu and
 # add and the 256M half adds (behind in both of run 7's processes) and the 64M f16 relu, three rounds.
+# Before: bench/lab/build.sh elementwise_bulk.cu elementwise_path.cu, and a wheel of main in dist/main (./bazelw build
+# --config=nvidia //python:wheel; cp bazel-bin/python/wheel/*.whl dist/main/).
 set -u
 R=/tmp/r10; rm -rf $R; mkdir -p $R
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader | tee $R/gpu.txt
