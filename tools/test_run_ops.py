@@ -572,3 +572,22 @@ def test_bench_replicas_calls_a_row_behind_only_when_every_run_has_it_behind(tmp
     assert lines[0] == "| op | shape | dtype | run 1 | run 2 | across runs |"
     assert lines[3] == "| relu | behind | float16 | 0.990 b | 0.980 b | behind |"
     assert "1 lead in every run, 1 are behind by their interval in every run, 1 are mixed" in out
+
+
+def test_bench_modes_splits_a_rows_calls_in_two_and_counts_each_sides_fast_calls(tmp_path):
+    # ours: 3 of 10 calls fast (100 us), 7 slow (102); the peer: 7 fast, 3 slow; both sides 100 / 102 exactly
+    ours = [100.0] * 3 + [102.0] * 7
+    peer = [100.0] * 7 + [102.0] * 3
+    impls = {name: dict(benchmark.impl_summary(c, None, None, ["k"], 1 << 20, 4000.0), timed="interleaved",
+                        device_us_calls=c) for name, c in (("ours", ours), ("torch_compile", peer))}
+    row = benchmark.compare_row({"op": "copy", "case": "x", "bytes": 1 << 20, "impls": impls, "shapes": [[1 << 18]],
+                                 "dtype": "float16", "attrs": {}})
+    (tmp_path / "run.json").write_text(json.dumps({"results": [row]}))
+    code, out, err = run("bench_modes.py", str(tmp_path / "run.json"), "--behind", "--json", str(tmp_path / "m.json"))
+    assert code == 0, err
+    (split,) = json.loads((tmp_path / "m.json").read_text())
+    assert (split["fast_us"], split["slow_us"]) == (100.0, 102.0) and split["separation_pct"] == pytest.approx(2.0)
+    assert split["ours"] == {"fast_share": 0.3, "fast_median": 100.0, "slow_median": 102.0}
+    assert split["peer_side"]["fast_share"] == 0.7
+    assert split["same_mode_in_round"] == pytest.approx(0.6)  # calls 0-2 (both fast) and 7-9 (both slow) agree
+    assert "fast share ours 0.30 peer 0.70" in out
