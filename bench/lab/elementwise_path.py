@@ -183,15 +183,10 @@ def modes_of(rows, pointers, base_address):
     in its rounds' order) + n (wall) times per round; the timed ones are picked out of that sequence."""
     import statistics
 
-    calls = [us for row in rows for us in row["device_us_calls"]]
-    fast, slow = min(calls), max(calls)
-    for _ in range(50):
-        lower = [us for us in calls if abs(us - fast) <= abs(us - slow)]
-        upper = [us for us in calls if abs(us - fast) > abs(us - slow)]
-        if not lower or not upper:
-            break
-        fast, slow = statistics.mean(lower), statistics.mean(upper)
-    threshold = (fast + slow) / 2
+    sys.path.insert(0, str(lab.REPO / "tools"))
+    from bench_modes import two_means
+
+    threshold = sum(two_means([us for row in rows for us in row["device_us_calls"]])) / 2
     warmup = lab.timer().warmup
     done = {}
     for row in rows:
