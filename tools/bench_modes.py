@@ -10,7 +10,6 @@ lands in which (bench/notes/elementwise-tuning.md, "Two modes per call"). Rows n
 
 import argparse
 import json
-import pathlib
 import statistics
 import sys
 

@@ -14,7 +14,6 @@ here a row is behind only where every run has it behind by its interval:
 import argparse
 import json
 import math
-import pathlib
 import statistics
 import sys
 

@@ -31,7 +31,10 @@ import sys
 import numpy as np
 
 import lab
-from elementwise_bulk import LIB
+from elementwise_bulk import LIB, expected_of
+
+sys.path.insert(0, str(lab.REPO / "tools"))
+from bench_modes import two_means  # noqa: E402 - tools/ is on the path from here
 
 ROWS = {"paths": [("copy", 64 << 20, "float16"), ("relu", 64 << 20, "float16"), ("vector_add", 64 << 20, "float16"),
                   ("copy", 256 << 20, "float16"), ("copy", 64 << 20, "float32")],
@@ -88,72 +91,56 @@ def implementations(module, op, n, dt, x, b, y, section="paths", replicas=None):
         kernel.launch(blocks, 256, n, functor, view(out), view(x), view(b))
         return out
 
+    def allocating(kernel, threads, first=functor):
+        """A call of a lab kernel of one pack a thread (the replica's and packed_*'s parameters: first, out, a,
+        b) in blocks of `threads`, into an output allocated per call."""
+        def run():
+            out = torch.empty_like(x)
+            kernel.launch(n // ((16 // size) * threads), threads, first, view(out), view(x), view(b))
+            return out
+
+        return run
+
+    runs = {"torch.compile": lambda: compiled(*args)}
     if section == "cubin":
         import cupy
 
         compiled(*args)  # compiles: its cubin is now the newest of its name in Triton's cache
         torch.cuda.synchronize()
-        inductor = lab.Kernel(cupy.RawModule(path=str(inductor_cubin(op, len((x, b) if op == "vector_add" else (x,))))).get_function(INDUCTOR[op]), INDUCTOR[op])
-        pointers = (x, b) if op == "vector_add" else (x,)
+        function = cupy.RawModule(path=str(inductor_cubin(op, len(args)))).get_function(INDUCTOR[op])
+        inductor = lab.Kernel(function, INDUCTOR[op])
 
-        def run_inductor():  # its launcher's arguments: pointers, xnumel, two scratch pointers; XBLOCK 1024, 4 warps
+        def run_inductor():  # its launcher's arguments: inputs, output, xnumel, two scratch pointers; XBLOCK 1024
             out = torch.empty_like(x)
-            inductor.launch(n // 1024, 128, *pointers, out, np.int32(n), np.uint64(0), np.uint64(0))
+            inductor.launch(n // 1024, 128, *args, out, np.int32(n), np.uint64(0), np.uint64(0))
             return out
 
-        replica = replicas.kernel(REPLICA[op] % 128)
-
-        def run_replica():
-            out = torch.empty_like(x)
-            replica.launch(n // ((16 // size) * 128), 128, functor, view(out), view(x), view(b))
-            return out
-
-        return {"torch.compile": lambda: compiled(*args), "ours, alloc": lambda: ours(*args),
-                "Inductor's cubin by cupy, alloc": run_inductor, "replica 128, alloc": run_replica}
+        runs.update({"ours, alloc": lambda: ours(*args), "Inductor's cubin by cupy, alloc": run_inductor,
+                     "replica 128, alloc": allocating(replicas.kernel(REPLICA[op] % 128), 128)})
+        return runs
+    runs["torch eager, alloc"] = lambda: torch_fn(*args)
     if section == "modes":
-        replica = replicas.kernel(REPLICA[op] % 128)
-
-        def run_replica():
-            out = torch.empty_like(x)
-            replica.launch(n // ((16 // size) * 128), 128, functor, view(out), view(x), view(b))
-            return out
-
-        return {"torch.compile": lambda: compiled(*args), "torch eager, alloc": lambda: torch_fn(*args),
-                "ours, alloc": lambda: ours(*args), "replica 128, alloc": run_replica}
+        runs.update({"ours, alloc": lambda: ours(*args),
+                     "replica 128, alloc": allocating(replicas.kernel(REPLICA[op] % 128), 128)})
+        return runs
     if section == "reqntid":
-        runs = {"torch.compile": lambda: compiled(*args), "torch eager, alloc": lambda: torch_fn(*args),
-                "ours, alloc": lambda: ours(*args)}
+        runs["ours, alloc"] = lambda: ours(*args)
         for tag in ("128", "128r"):  # .maxntid 128 (__launch_bounds__), .reqntid 128 (__block_size__)
-            replica = replicas.kernel("replica_%s_%s_%s" % ("add" if op == "vector_add" else op, tag, SHORT[dt]))
-
-            def run(replica=replica):
-                out = torch.empty_like(x)
-                replica.launch(n // ((16 // size) * 128), 128, functor, out, x, b)
-                return out
-
-            runs["replica %s, alloc" % tag] = run
+            name = "replica_%s_%s_%s" % ("add" if op == "vector_add" else op, tag, SHORT[dt])
+            runs["replica %s, alloc" % tag] = allocating(replicas.kernel(name), 128)
         return runs
     if section in ("replica", "packed"):
-        runs = {"torch.compile": lambda: compiled(*args), "torch eager, alloc": lambda: torch_fn(*args),
-                "lab kernel, alloc": lambda: lab_kernel(torch.empty_like(x)), "ours, alloc": lambda: ours(*args)}
+        runs.update({"lab kernel, alloc": lambda: lab_kernel(torch.empty_like(x)), "ours, alloc": lambda: ours(*args)})
         kinds = [("replica", REPLICA[op])] if dt == "float16" else []
         if section == "packed":
             kinds = kinds[:1] + [("packed", "packed_%s_%%d_%s" % ("add" if op == "vector_add" else op, SHORT[dt]))]
         for kind, pattern in kinds:
             for threads in ((128,) if kind == "replica" and section == "packed" else (128, 256)):
-                replica = replicas.kernel(pattern % threads)
-
                 first = np.uint8(0) if kind == "packed" else functor  # packed_* take an unused byte
-
-                def run(replica=replica, threads=threads, first=first):
-                    out = torch.empty_like(x)
-                    replica.launch(n // ((16 // size) * threads), threads, first, view(out), view(x), view(b))
-                    return out
-
-                runs["%s %d, alloc" % (kind, threads)] = run
+                runs["%s %d, alloc" % (kind, threads)] = allocating(replicas.kernel(pattern % threads), threads, first)
         return runs
     return {
-        "torch.compile": lambda: compiled(*args),
+        "torch.compile": runs["torch.compile"],
         "torch eager, out=y": eager_out,
         "torch eager, alloc": lambda: torch_fn(*args),
         "lab kernel, out=y": lambda: lab_kernel(y),
@@ -182,9 +169,6 @@ def modes_of(rows, pointers, base_address):
     median of each mode, by output address. measure_many calls an implementation warmup + 3 (estimate) + n (timed,
     in its rounds' order) + n (wall) times per round; the timed ones are picked out of that sequence."""
     import statistics
-
-    sys.path.insert(0, str(lab.REPO / "tools"))
-    from bench_modes import two_means
 
     threshold = sum(two_means([us for row in rows for us in row["device_us_calls"]])) / 2
     warmup = lab.timer().warmup
@@ -219,7 +203,7 @@ def main(section="paths", rounds=2):
         b = torch.randn(n, device="cuda").to(getattr(torch, dt)) if op == "vector_add" else x
         y = torch.empty_like(x)
         runs = implementations(module, op, n, dt, x, b, y, section, replicas)
-        expected = {"copy": lambda: x.clone(), "relu": lambda: torch.relu(x), "vector_add": lambda: x + b}[op]()
+        expected = expected_of(op, x, b)
         for name, run in runs.items():
             y.zero_()
             result = run()
