@@ -2,6 +2,8 @@
 # Compiles every bench/lab/*.cu (or the ones named) to bench/lab/build/<name>.cubin for sm_90, with the
 # repository root on the include path (labs may include ops/common/cuda_dialect/*.cuh). The cubins travel
 # to the GPU machine (device tool: carry bench/lab/build) and are loaded there by lab.py with cupy.
+# A lab with a <name>.ptx.sed beside it goes through PTX instead: nvcc -ptx, that sed script, then ptxas, for a
+# directive CUDA C++ cannot write alone (elementwise_path: .reqntid without .blocksareclusters).
 set -euo pipefail
 cd "$(dirname "$0")"
 NVCC=${NVCC:-/usr/local/cuda/bin/nvcc}
@@ -10,7 +12,13 @@ sources=("$@")
 [ ${#sources[@]} -eq 0 ] && sources=(*.cu)
 for source in "${sources[@]}"; do
   name=$(basename "$source" .cu)
-  "$NVCC" -cubin -arch=sm_90 -O3 -std=c++17 -I../.. -I../../include --expt-relaxed-constexpr -lineinfo -Xptxas -warn-spills \
-    -o "build/$name.cubin" "$source"
+  flags=(-arch=sm_90 -O3 -std=c++17 -I../.. -I../../include --expt-relaxed-constexpr -lineinfo)
+  if [ -f "$name.ptx.sed" ]; then
+    "$NVCC" -ptx "${flags[@]}" -o "build/$name.ptx" "$source"
+    sed -i -f "$name.ptx.sed" "build/$name.ptx"
+    "$(dirname "$NVCC")/ptxas" -arch=sm_90 -O3 -lineinfo -warn-spills -o "build/$name.cubin" "build/$name.ptx"
+  else
+    "$NVCC" -cubin "${flags[@]}" -Xptxas -warn-spills -o "build/$name.cubin" "$source"
+  fi
   echo "built build/$name.cubin"
 done

@@ -87,9 +87,10 @@ LAB_PACKED(packed_relu_256_bf16, __nv_bfloat162, 256, false)
 LAB_PACKED(packed_add_128_bf16, __nv_bfloat162, 128, true)
 LAB_PACKED(packed_add_256_bf16, __nv_bfloat162, 256, true)
 
-// Session 25, written for a later run (section reqntid): the one declaration left between the replica and
+// Session 25 (section reqntid, run in session 26): the one declaration left between the replica and
 // Inductor's PTX. Inductor declares the block size exactly (`.reqntid 128`); __launch_bounds__ gives an upper
-// bound (`.maxntid`); __block_size__ gives `.reqntid`. bf16 replicas too: the rows behind in both of run 7's
+// bound (`.maxntid`); __block_size__ gives `.reqntid` (and cluster directives, which elementwise_path.ptx.sed
+// strips). bf16 replicas too: the rows behind in both of run 7's
 // processes are the 64M bf16 relu and add and the 256M half adds.
 //   replica_<op>_128_<t> (bf16, .maxntid) and replica_<op>_128r_<t> (.reqntid)
 #define LAB_REPLICA_EXACT(name, T, Functor, B) LAB_REPLICA_DECLARED(__block_size__((B, 1, 1)), name, T, Functor, B)

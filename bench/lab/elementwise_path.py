@@ -14,15 +14,16 @@ So the launch path (cupy against the library's ctypes call) and the output's all
 the half rows, every implementation allocating its output as in run_ops. Section `packed` (run 4) adds that kernel
 with Inductor's half math (elementwise_path.cu's packed_*: __hadd2, relu as one compare) in f16 and bf16. Section
 `cubin` (run 6) launches Inductor's own cubin (from Triton's cache after torch.compile's first call) through cupy,
-as the lab launches its kernels: whether torch.compile's lead is its binary or its launch. Section `reqntid` (written
-in session 25, not yet run) times the replica declared with Inductor's exact block size (`.reqntid 128`, CUDA's
-__block_size__) against it with __launch_bounds__ (`.maxntid`), on the rows behind in both of run 7's processes.
-Section `modes` (also not yet run) records every timed call's output address: the half rows' calls fall in two
+as the lab launches its kernels: whether torch.compile's lead is its binary or its launch. Section `reqntid` times the
+replica declared with Inductor's exact block size (`.reqntid 128`: CUDA's __block_size__, whose cluster directives
+elementwise_path.ptx.sed strips) against it with __launch_bounds__ (`.maxntid`), on the rows behind in both of run
+7's processes. Section `modes` records every timed call's output address: the half rows' calls fall in two
 device-time modes about 2% apart at 64M (session 24's full run), ours and torch.compile alike in the fast one,
 ours 0.3-0.7% slower in the slow one, and at 256M torch.compile lands in the fast one more often; whether the
-mode follows where the output was allocated.
+mode follows where the output was allocated. Section `launches` times nothing: it prints each implementation's
+kernels with their grid, block and registers from one profiled call (torch eager leads the 256M half adds).
 
-    python3 elementwise_path.py [paths|replica|packed|cubin|reqntid|modes] [rounds]
+    python3 elementwise_path.py [paths|replica|packed|cubin|reqntid|modes|launches] [rounds]
     # on the GPU machine, after build.sh elementwise_bulk.cu elementwise_path.cu, with the wheel on PYTHONPATH
 """
 import collections
@@ -47,7 +48,9 @@ ROWS = {"paths": [("copy", 64 << 20, "float16"), ("relu", 64 << 20, "float16"), 
         "reqntid": [("relu", 64 << 20, "bfloat16"), ("vector_add", 64 << 20, "bfloat16"),
                     ("vector_add", 256 << 20, "float16"), ("vector_add", 256 << 20, "bfloat16"),
                     ("relu", 64 << 20, "float16")],
-        "modes": [("copy", 64 << 20, "float16"), ("copy", 256 << 20, "float16"), ("vector_add", 256 << 20, "float16")]}
+        "modes": [("copy", 64 << 20, "float16"), ("copy", 256 << 20, "float16"), ("vector_add", 256 << 20, "float16")],
+        "launches": [("vector_add", 256 << 20, "float16"), ("vector_add", 64 << 20, "bfloat16"),
+                     ("relu", 64 << 20, "bfloat16"), ("copy", 64 << 20, "float16")]}
 INDUCTOR = {"copy": "triton_poi_fused_clone_0", "relu": "triton_poi_fused_relu_0", "vector_add": "triton_poi_fused_add_0"}
 
 
@@ -65,7 +68,12 @@ def inductor_cubin(op, inputs):
             return cubin
     raise FileNotFoundError("no %s.cubin of 128 threads x 16 bytes under %s" % (INDUCTOR[op], root))
 SHORT = {"float16": "f16", "bfloat16": "bf16"}
-REPLICA = {"copy": "replica_copy_%d_u16", "relu": "replica_relu_%d_f16", "vector_add": "replica_add_%d_f16"}
+
+
+def lab_name(kind, op, dt, threads, tag=""):
+    """elementwise_path.cu's name of a replica_* or packed_* kernel (copy moves u16 bits in either half type)."""
+    return "%s_%s_%d%s_%s" % (kind, "add" if op == "vector_add" else op, threads, tag,
+                              "u16" if op == "copy" else SHORT[dt])
 
 
 def implementations(module, op, n, dt, x, b, y, section="paths", replicas=None):
@@ -116,28 +124,28 @@ def implementations(module, op, n, dt, x, b, y, section="paths", replicas=None):
             return out
 
         runs.update({"ours, alloc": lambda: ours(*args), "Inductor's cubin by cupy, alloc": run_inductor,
-                     "replica 128, alloc": allocating(replicas.kernel(REPLICA[op] % 128), 128)})
+                     "replica 128, alloc": allocating(replicas.kernel(lab_name("replica", op, dt, 128)), 128)})
         return runs
     runs["torch eager, alloc"] = lambda: torch_fn(*args)
-    if section == "modes":
+    if section in ("modes", "launches"):
         runs.update({"ours, alloc": lambda: ours(*args),
-                     "replica 128, alloc": allocating(replicas.kernel(REPLICA[op] % 128), 128)})
+                     "replica 128, alloc": allocating(replicas.kernel(lab_name("replica", op, dt, 128)), 128)})
         return runs
     if section == "reqntid":
         runs["ours, alloc"] = lambda: ours(*args)
-        for tag in ("128", "128r"):  # .maxntid 128 (__launch_bounds__), .reqntid 128 (__block_size__)
-            name = "replica_%s_%s_%s" % ("add" if op == "vector_add" else op, tag, SHORT[dt])
-            runs["replica %s, alloc" % tag] = allocating(replicas.kernel(name), 128)
+        for tag in ("", "r"):  # .maxntid 128 (__launch_bounds__), .reqntid 128 (__block_size__)
+            runs["replica 128%s, alloc" % tag] = allocating(replicas.kernel(lab_name("replica", op, dt, 128, tag)), 128)
         return runs
     if section in ("replica", "packed"):
         runs.update({"lab kernel, alloc": lambda: lab_kernel(torch.empty_like(x)), "ours, alloc": lambda: ours(*args)})
-        kinds = [("replica", REPLICA[op])] if dt == "float16" else []
+        kinds = ["replica"] if dt == "float16" else []
         if section == "packed":
-            kinds = kinds[:1] + [("packed", "packed_%s_%%d_%s" % ("add" if op == "vector_add" else op, SHORT[dt]))]
-        for kind, pattern in kinds:
+            kinds = kinds[:1] + ["packed"]
+        for kind in kinds:
             for threads in ((128,) if kind == "replica" and section == "packed" else (128, 256)):
                 first = np.uint8(0) if kind == "packed" else functor  # packed_* take an unused byte
-                runs["%s %d, alloc" % (kind, threads)] = allocating(replicas.kernel(pattern % threads), threads, first)
+                runs["%s %d, alloc" % (kind, threads)] = allocating(replicas.kernel(lab_name(kind, op, dt, threads)), threads,
+                                                                    first)
         return runs
     return {
         "torch.compile": runs["torch.compile"],
@@ -192,6 +200,10 @@ def modes_of(rows, pointers, base_address):
             for k, v in row["modes_by_output"].items())), flush=True)
 
 
+def label_of(op, n, dt):
+    return "%s %dM %s" % (op, n >> 20, dt)
+
+
 def main(section="paths", rounds=2):
     import torch
 
@@ -211,8 +223,15 @@ def main(section="paths", rounds=2):
             actual = y if "out=y" in name else result
             actual = actual if isinstance(actual, torch.Tensor) else torch.as_tensor(actual, device="cuda")
             assert torch.equal(actual, expected), "%s %s: %s differs from torch" % (op, dt, name)
+        if section == "launches":
+            from inductor_launches import launches  # imports torch
+
+            for name, run in runs.items():
+                for kernel, args, us in launches(lambda _: run(), x):
+                    print("launches %-26s %-20s %s %s dur %s" % (label_of(op, n, dt), name, kernel[:90], args, us))
+            continue
         moved = (3 if op == "vector_add" else 2) * n * x.element_size()
-        label = "%s %dM %s" % (op, n >> 20, dt)
+        label = label_of(op, n, dt)
         pointers = collections.defaultdict(list)
         if section == "modes":
             runs = recording(runs, pointers)
