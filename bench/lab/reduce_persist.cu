@@ -81,6 +81,27 @@ __device__ __forceinline__ void second_pass(const float *partials, T *y, int par
   if (threadIdx.x == 0) *y = convert<T>(sum);
 }
 
+// Graded slices (section graded): the library's slices (1024 threads x 2 packs) for the first `big` blocks, then
+// slices of kSmall packs (1024: a pack a thread; 512: half the threads load one) to the end. Blocks start about in
+// index order, so the last to start are the small ones: a shorter tail for one wave more of partials.
+template <int kSmall, class T>
+__device__ __forceinline__ void graded_pass(const T *x, float *partials, int64_t big) {
+  using Vec = oprt::gpu::Pack<T, 16 / sizeof(T)>;
+  const EvictFirstLoad load{};
+  const Vec *v = reinterpret_cast<const Vec *>(x);
+  const int64_t b = blockIdx.x;
+  float sum = 0.f;
+  if (b < big) {
+    const Vec *slice = v + b * 2048 + threadIdx.x;
+    const Vec p0 = load(slice), p1 = load(slice + 1024);
+    sum = rs::pack_sum<float>(p0) + rs::pack_sum<float>(p1);
+  } else if (kSmall == 1024 || threadIdx.x < kSmall) {
+    sum = rs::pack_sum<float>(load(v + big * 2048 + (b - big) * kSmall + threadIdx.x));
+  }
+  sum = block_reduce_to_first<1024>(sum, SumOp{}, 0.f);
+  if (threadIdx.x == 0) partials[blockIdx.x] = sum;
+}
+
 }  // namespace persist
 
 // first_<B>_<D>_<dtype> (own regions) and inter_<B>_<D>_<dtype> (interleaved steps): the first pass in blocks of B
@@ -105,3 +126,10 @@ FIRSTS(f32, float)
     persist::second_pass<B>(partials, y, parts);                                                              \
   }
 SECOND(128, f16, __half) SECOND(128, bf16, __nv_bfloat16) SECOND(128, f32, float)
+// graded_<small packs>_<dtype>: graded_pass in 1024-thread blocks (the grid: big + the small slices).
+#define GRADED(S, DT, T)                                                                                      \
+  extern "C" __global__ void __launch_bounds__(1024) graded_##S##_##DT(const T *x, float *partials, int64_t big) { \
+    persist::graded_pass<S>(x, partials, big);                                                                \
+  }
+GRADED(1024, f16, __half) GRADED(512, f16, __half) GRADED(1024, bf16, __nv_bfloat16) GRADED(512, bf16, __nv_bfloat16)
+GRADED(1024, f32, float) GRADED(512, f32, float)
