@@ -22,8 +22,13 @@ device-time modes about 2% apart at 64M (session 24's full run), ours and torch.
 ours 0.3-0.7% slower in the slow one, and at 256M torch.compile lands in the fast one more often; whether the
 mode follows where the output was allocated. Section `launches` times nothing: it prints each implementation's
 kernels with their grid, block and registers from one profiled call (torch eager leads the 256M half adds).
+Section `occupancy` (session 27) caps the blocks a SM of the replica and the library's kernel with shared memory
+they reserve: torch eager's half add, the one kernel mostly in the fast mode, is also the one at 12 blocks of 128
+threads a SM (its 34 registers), where the others run 2048 threads.
 
-    python3 elementwise_path.py [paths|replica|packed|cubin|reqntid|modes|launches] [rounds]
+Section `carveout` sets the kernels' preferred L1/shared split.
+
+    python3 elementwise_path.py [paths|replica|packed|cubin|reqntid|modes|launches|occupancy|carveout] [rounds]
     # on the GPU machine, after build.sh elementwise_bulk.cu elementwise_path.cu, with the wheel on PYTHONPATH
 """
 import collections
@@ -50,7 +55,13 @@ ROWS = {"paths": [("copy", 64 << 20, "float16"), ("relu", 64 << 20, "float16"), 
                     ("relu", 64 << 20, "float16")],
         "modes": [("copy", 64 << 20, "float16"), ("copy", 256 << 20, "float16"), ("vector_add", 256 << 20, "float16")],
         "launches": [("vector_add", 256 << 20, "float16"), ("vector_add", 64 << 20, "bfloat16"),
-                     ("relu", 64 << 20, "bfloat16"), ("copy", 64 << 20, "float16")]}
+                     ("relu", 64 << 20, "bfloat16"), ("copy", 64 << 20, "float16"), ("copy", 256 << 20, "bfloat16"),
+                     ("relu", 256 << 20, "bfloat16")],
+        "occupancy": [("vector_add", 256 << 20, "float16"), ("vector_add", 64 << 20, "bfloat16"),
+                      ("relu", 256 << 20, "bfloat16"), ("copy", 256 << 20, "bfloat16")],
+        "carveout": [("vector_add", 256 << 20, "float16"), ("vector_add", 64 << 20, "bfloat16"),
+                     ("relu", 64 << 20, "bfloat16"), ("copy", 256 << 20, "bfloat16"), ("copy", 64 << 20, "float16"),
+                     ("copy", 64 << 20, "float32")]}
 INDUCTOR = {"copy": "triton_poi_fused_clone_0", "relu": "triton_poi_fused_relu_0", "vector_add": "triton_poi_fused_add_0"}
 
 
@@ -74,6 +85,55 @@ def lab_name(kind, op, dt, threads, tag=""):
     """elementwise_path.cu's name of a replica_* or packed_* kernel (copy moves u16 bits in either half type)."""
     return "%s_%s_%d%s_%s" % (kind, "add" if op == "vector_add" else op, threads, tag,
                               "u16" if op == "copy" else SHORT[dt])
+
+
+# Section occupancy: torch eager's half add (34 registers, 128 threads) fits 12 blocks an SM, every other kernel here
+# the full 2048 threads, and only torch eager's calls land in the fast mode most of the time (session 26). Blocks
+# per SM capped by dynamic shared memory each block reserves (and does not use): the replica's 128-thread blocks
+# at 16 (no cap) to 8, the library's 256-thread blocks at 8 (no cap) to 5.
+# Section carveout (run 2 of session 27): run 1's uncapped kernels, given the largest shared-memory carveout (100:
+# 28 KiB of L1 left), were 1.9-2.5% slower than the same kernels untouched: the L1/shared split moves a streaming
+# kernel by about the two modes' distance. Each kernel untouched (the driver's choice) and with the preference set
+# to 0 (the most L1), 50 and 100.
+CARVEOUTS = [None, 0, 50, 100]
+REPLICA_CAPS = [16, 14, 12, 10, 8]
+LIBRARY_CAPS = [8, 7, 6, 5]
+SM_SHARED_BYTES = 233472  # an H100/H200 SM's shared memory at the largest carveout (228 KiB)
+BLOCK_RESERVED_BYTES = 1024  # shared memory the system reserves per resident block
+
+
+def cap_bytes(per_sm, threads):
+    """Dynamic shared memory that lets at most per_sm blocks of `threads` share an SM (0 where the threads
+    already cap it: 2048 an SM)."""
+    if per_sm * threads >= 2048:
+        return 0
+    return SM_SHARED_BYTES // per_sm // 256 * 256 - BLOCK_RESERVED_BYTES
+
+
+def capped(kernel, threads, per_sm, x, launch):
+    """A call into an output allocated per call (like x), launch(out, shared bytes) launching it with the cap's
+    shared memory; prints the blocks per SM the driver reports for that kernel, block and shared memory."""
+    import cupy
+    import torch
+
+    shared = cap_bytes(per_sm, threads)
+    try:  # the largest shared-memory carveout, so the cap is the shared memory's, not the carveout's
+        kernel.function.preferred_shared_memory_carveout = 100
+    except (AttributeError, cupy.cuda.driver.CUDADriverError) as e:
+        print("carveout not set for %s: %s" % (kernel.name, e))
+    try:
+        resident = cupy.cuda.driver.occupancyMaxActiveBlocksPerMultiprocessor(kernel.function.ptr, threads, shared)
+    except AttributeError as e:
+        resident = "unknown (%s)" % e
+    print("occupancy %s: %d threads, %d B shared -> %s blocks a SM (asked %d)" % (
+        kernel.name[:60], threads, shared, resident, per_sm), flush=True)
+
+    def run():
+        out = torch.empty_like(x)
+        launch(out, shared)
+        return out
+
+    return run
 
 
 def implementations(module, op, n, dt, x, b, y, section="paths", replicas=None):
@@ -127,6 +187,35 @@ def implementations(module, op, n, dt, x, b, y, section="paths", replicas=None):
                      "replica 128, alloc": allocating(replicas.kernel(lab_name("replica", op, dt, 128)), 128)})
         return runs
     runs["torch eager, alloc"] = lambda: torch_fn(*args)
+    if section == "occupancy":
+        runs["ours, alloc"] = lambda: ours(*args)
+        replica = replicas.kernel(lab_name("replica", op, dt, 128))
+        for per_sm in REPLICA_CAPS:
+            runs["replica 128, %d a SM" % per_sm] = capped(replica, 128, per_sm, x, lambda out, shared: replica.launch(
+                n // ((16 // size) * 128), 128, functor, view(out), view(x), view(b), shared=shared))
+        for per_sm in LIBRARY_CAPS:
+            runs["lab kernel 256, %d a SM" % per_sm] = capped(kernel, 256, per_sm, x, lambda out, shared: kernel.launch(
+                blocks, 256, n, functor, view(out), view(x), view(b), shared=shared))
+        return runs
+    if section == "carveout":
+        runs["ours, alloc"] = lambda: ours(*args)
+        for carveout in CARVEOUTS:  # each from its own load of the cubins: the preference is a function's
+            own = lab.load("elementwise_bulk").kernel(kernel.name)
+            replica = lab.load("elementwise_path").kernel(lab_name("replica", op, dt, 128)) if size == 2 else None
+            tag = "default" if carveout is None else "carveout %d" % carveout
+            for k in (own, replica):
+                if k is not None and carveout is not None:
+                    k.function.preferred_shared_memory_carveout = carveout
+
+            def run_own(own=own):
+                out = torch.empty_like(x)
+                own.launch(blocks, 256, n, functor, view(out), view(x), view(b))
+                return out
+
+            runs["lab kernel 256, %s" % tag] = run_own
+            if replica is not None:
+                runs["replica 128, %s" % tag] = allocating(replica, 128)
+        return runs
     if section in ("modes", "launches"):
         runs.update({"ours, alloc": lambda: ours(*args),
                      "replica 128, alloc": allocating(replicas.kernel(lab_name("replica", op, dt, 128)), 128)})
