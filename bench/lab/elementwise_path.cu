@@ -101,3 +101,37 @@ LAB_REPLICA_EXACT(replica_relu_128r_f16, __half, oprt::LeakyReluFunctor, 128)
 LAB_REPLICA_EXACT(replica_add_128r_f16, __half, oprt::AddFunctor, 128)
 LAB_REPLICA_EXACT(replica_relu_128r_bf16, __nv_bfloat16, oprt::LeakyReluFunctor, 128)
 LAB_REPLICA_EXACT(replica_add_128r_bf16, __nv_bfloat16, oprt::AddFunctor, 128)
+
+// Session 27 (section nc): the replica with its loads through the read-only path (`ld.global.nc.v4`, __ldg),
+// which a kernel gets where the compiler proves its input read-only (a const __restrict__ pointer): whether
+// torch eager's half kernels, which lead the 256M adds, differ from the replica there.
+//   replica_<op>_128n_<t>
+namespace labpath {
+
+template <class T, class Functor, int kBlock>
+__device__ __forceinline__ void replica_nc(const Functor &functor, T *out, const T *a, const T *b) {
+  constexpr int P = oprt::gpu::kPackSize<T>;
+  using Vec = oprt::gpu::Pack<T, P>;
+  static_assert(sizeof(Vec) == sizeof(uint4), "one 16-byte pack");
+  const int pack = static_cast<int>(blockIdx.x) * kBlock + static_cast<int>(threadIdx.x);
+  const uint4 bits_a = __ldg(reinterpret_cast<const uint4 *>(a) + pack);
+  uint4 bits_b = bits_a;
+  if constexpr (Functor::kArity == 2) bits_b = __ldg(reinterpret_cast<const uint4 *>(b) + pack);
+  const Vec va = *reinterpret_cast<const Vec *>(&bits_a), vb = *reinterpret_cast<const Vec *>(&bits_b);
+  Vec result;
+#pragma unroll
+  for (int j = 0; j < P; ++j) result.v[j] = oprt::gpu::elementwise_detail::apply(functor, va.v[j], vb.v[j]);
+  reinterpret_cast<Vec *>(out)[pack] = result;
+}
+
+}  // namespace labpath
+
+#define LAB_REPLICA_NC(name, T, Functor, B)                                                                    \
+  extern "C" __global__ void __launch_bounds__(B) name(Functor functor, T *out, const T *a, const T *b) {     \
+    labpath::replica_nc<T, Functor, B>(functor, out, a, b);                                                   \
+  }
+
+LAB_REPLICA_NC(replica_add_128n_f16, __half, oprt::AddFunctor, 128)
+LAB_REPLICA_NC(replica_add_128n_bf16, __nv_bfloat16, oprt::AddFunctor, 128)
+LAB_REPLICA_NC(replica_relu_128n_bf16, __nv_bfloat16, oprt::LeakyReluFunctor, 128)
+LAB_REPLICA_NC(replica_copy_128n_u16, uint16_t, oprt::CopyFunctor, 128)

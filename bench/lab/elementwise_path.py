@@ -26,9 +26,12 @@ Section `occupancy` (session 27) caps the blocks a SM of the replica and the lib
 they reserve: torch eager's half add, the one kernel mostly in the fast mode, is also the one at 12 blocks of 128
 threads a SM (its 34 registers), where the others run 2048 threads.
 
-Section `carveout` sets the kernels' preferred L1/shared split.
+Section `carveout` sets the kernels' preferred L1/shared split. Section `nc` times the replica with its loads
+through the read-only path (`ld.global.nc`) beside it, in a small set (ours, the torch peers); section
+`occupancy2` repeats occupancy's caps at torch eager's 12 blocks (and 13, and the library's kernel at 6 of 256) in
+such a small set.
 
-    python3 elementwise_path.py [paths|replica|packed|cubin|reqntid|modes|launches|occupancy|carveout] [rounds]
+    python3 elementwise_path.py [paths|replica|packed|cubin|reqntid|modes|launches|occupancy|occupancy2|carveout|nc] [rounds]
     # on the GPU machine, after build.sh elementwise_bulk.cu elementwise_path.cu, with the wheel on PYTHONPATH
 """
 import collections
@@ -59,6 +62,10 @@ ROWS = {"paths": [("copy", 64 << 20, "float16"), ("relu", 64 << 20, "float16"), 
                      ("relu", 256 << 20, "bfloat16")],
         "occupancy": [("vector_add", 256 << 20, "float16"), ("vector_add", 64 << 20, "bfloat16"),
                       ("relu", 256 << 20, "bfloat16"), ("copy", 256 << 20, "bfloat16")],
+        "occupancy2": [("vector_add", 256 << 20, "float16"), ("vector_add", 64 << 20, "bfloat16"),
+                       ("vector_add", 64 << 20, "float16")],
+        "nc": [("vector_add", 256 << 20, "float16"), ("vector_add", 64 << 20, "bfloat16"),
+               ("relu", 64 << 20, "bfloat16"), ("copy", 256 << 20, "bfloat16")],
         "carveout": [("vector_add", 256 << 20, "float16"), ("vector_add", 64 << 20, "bfloat16"),
                      ("relu", 64 << 20, "bfloat16"), ("copy", 256 << 20, "bfloat16"), ("copy", 64 << 20, "float16"),
                      ("copy", 64 << 20, "float32")]}
@@ -122,8 +129,9 @@ def capped(kernel, threads, per_sm, x, launch):
     except (AttributeError, cupy.cuda.driver.CUDADriverError) as e:
         print("carveout not set for %s: %s" % (kernel.name, e))
     try:
-        resident = cupy.cuda.driver.occupancyMaxActiveBlocksPerMultiprocessor(kernel.function.ptr, threads, shared)
-    except AttributeError as e:
+        function = getattr(kernel.function, "kernel", kernel.function)  # a RawKernel's cupy.cuda.Function
+        resident = cupy.cuda.driver.occupancyMaxActiveBlocksPerMultiprocessor(function.ptr, threads, shared)
+    except (AttributeError, cupy.cuda.driver.CUDADriverError) as e:
         resident = "unknown (%s)" % e
     print("occupancy %s: %d threads, %d B shared -> %s blocks a SM (asked %d)" % (
         kernel.name[:60], threads, shared, resident, per_sm), flush=True)
@@ -196,6 +204,23 @@ def implementations(module, op, n, dt, x, b, y, section="paths", replicas=None):
         for per_sm in LIBRARY_CAPS:
             runs["lab kernel 256, %d a SM" % per_sm] = capped(kernel, 256, per_sm, x, lambda out, shared: kernel.launch(
                 blocks, 256, n, functor, view(out), view(x), view(b), shared=shared))
+        return runs
+    if section == "occupancy2":  # section occupancy's caps in a small set (run 7: there the replica ties)
+        runs["ours, alloc"] = lambda: ours(*args)
+        runs["replica 128, alloc"] = allocating(replicas.kernel(lab_name("replica", op, dt, 128)), 128)
+        for threads, per_sm in ((128, 13), (128, 12), (256, 6)):
+            own = (lab.load("elementwise_path").kernel(lab_name("replica", op, dt, 128)) if threads == 128
+                   else lab.load("elementwise_bulk").kernel(kernel.name))
+            grid = n // ((16 // size) * threads)
+            first = (functor,) if threads == 128 else (n, functor)
+            runs["%s, %d a SM" % ("replica 128" if threads == 128 else "lab kernel 256", per_sm)] = capped(
+                own, threads, per_sm, x, lambda out, shared, own=own, grid=grid, threads=threads, first=first:
+                own.launch(grid, threads, *first, view(out), view(x), view(b), shared=shared))
+        return runs
+    if section == "nc":
+        runs["ours, alloc"] = lambda: ours(*args)
+        for tag in ("", "n"):  # plain loads, read-only-path loads
+            runs["replica 128%s, alloc" % tag] = allocating(replicas.kernel(lab_name("replica", op, dt, 128, tag)), 128)
         return runs
     if section == "carveout":
         runs["ours, alloc"] = lambda: ours(*args)
