@@ -135,3 +135,42 @@ LAB_REPLICA_NC(replica_add_128n_f16, __half, oprt::AddFunctor, 128)
 LAB_REPLICA_NC(replica_add_128n_bf16, __nv_bfloat16, oprt::AddFunctor, 128)
 LAB_REPLICA_NC(replica_relu_128n_bf16, __nv_bfloat16, oprt::LeakyReluFunctor, 128)
 LAB_REPLICA_NC(replica_copy_128n_u16, uint16_t, oprt::CopyFunctor, 128)
+
+// Session 27 (section inflight): the replica in blocks of B threads with a bounds test, so that the threads an SM
+// holds, and with them its loads in flight, follow the block size alone (no shared memory, no register change):
+// 2048 / B blocks an SM, rounded down (512, 1024: 2048 threads; 896: 1792; 768: 1536, torch eager's occupancy for
+// its half add; 640: 1920). Shared memory reserved to cap the blocks (section occupancy3) also shrinks the L1.
+//   replica_<op>_<B>b_<t>
+namespace labpath {
+
+template <class T, class Functor, int kBlock>
+__device__ __forceinline__ void replica_bounded(const Functor &functor, T *out, const T *a, const T *b, int packs) {
+  constexpr int P = oprt::gpu::kPackSize<T>;
+  using Vec = oprt::gpu::Pack<T, P>;
+  const int pack = static_cast<int>(blockIdx.x) * kBlock + static_cast<int>(threadIdx.x);
+  if (pack >= packs) return;
+  const Vec va = reinterpret_cast<const Vec *>(a)[pack];
+  Vec vb = va;
+  if constexpr (Functor::kArity == 2) vb = reinterpret_cast<const Vec *>(b)[pack];
+  Vec result;
+#pragma unroll
+  for (int j = 0; j < P; ++j) result.v[j] = oprt::gpu::elementwise_detail::apply(functor, va.v[j], vb.v[j]);
+  reinterpret_cast<Vec *>(out)[pack] = result;
+}
+
+}  // namespace labpath
+
+#define LAB_REPLICA_BOUNDED(name, T, Functor, B)                                                               \
+  extern "C" __global__ void __launch_bounds__(B) name(Functor functor, T *out, const T *a, const T *b,       \
+                                                       int packs) {                                          \
+    labpath::replica_bounded<T, Functor, B>(functor, out, a, b, packs);                                       \
+  }
+#define LAB_REPLICA_BLOCKS(op, T, t, Functor)                                                                  \
+  LAB_REPLICA_BOUNDED(replica_##op##_512b_##t, T, Functor, 512)                                               \
+  LAB_REPLICA_BOUNDED(replica_##op##_640b_##t, T, Functor, 640)                                               \
+  LAB_REPLICA_BOUNDED(replica_##op##_768b_##t, T, Functor, 768)                                               \
+  LAB_REPLICA_BOUNDED(replica_##op##_896b_##t, T, Functor, 896)                                               \
+  LAB_REPLICA_BOUNDED(replica_##op##_1024b_##t, T, Functor, 1024)
+LAB_REPLICA_BLOCKS(add, __half, f16, oprt::AddFunctor)
+LAB_REPLICA_BLOCKS(add, __nv_bfloat16, bf16, oprt::AddFunctor)
+LAB_REPLICA_BLOCKS(copy, uint16_t, u16, oprt::CopyFunctor)

@@ -29,9 +29,10 @@ threads a SM (its 34 registers), where the others run 2048 threads.
 Section `carveout` sets the kernels' preferred L1/shared split. Section `nc` times the replica with its loads
 through the read-only path (`ld.global.nc`) beside it, in a small set (ours, the torch peers); section
 `occupancy2` repeats occupancy's caps at torch eager's 12 blocks (and 13, and the library's kernel at 6 of 256) in
-such a small set.
+such a small set; section `occupancy3` the same without setting any carveout preference; section `inflight`
+sets the threads an SM holds by the block size alone (no shared memory, which shrinks the L1).
 
-    python3 elementwise_path.py [paths|replica|packed|cubin|reqntid|modes|launches|occupancy|occupancy2|carveout|nc] [rounds]
+    python3 elementwise_path.py [paths|replica|packed|cubin|reqntid|modes|launches|occupancy|occupancy2|occupancy3|carveout|nc|inflight] [rounds]
     # on the GPU machine, after build.sh elementwise_bulk.cu elementwise_path.cu, with the wheel on PYTHONPATH
 """
 import collections
@@ -64,6 +65,10 @@ ROWS = {"paths": [("copy", 64 << 20, "float16"), ("relu", 64 << 20, "float16"), 
                       ("relu", 256 << 20, "bfloat16"), ("copy", 256 << 20, "bfloat16")],
         "occupancy2": [("vector_add", 256 << 20, "float16"), ("vector_add", 64 << 20, "bfloat16"),
                        ("vector_add", 64 << 20, "float16")],
+        "occupancy3": [("vector_add", 256 << 20, "float16"), ("vector_add", 64 << 20, "bfloat16"),
+                       ("vector_add", 256 << 20, "bfloat16")],
+        "inflight": [("vector_add", 256 << 20, "float16"), ("vector_add", 64 << 20, "bfloat16"),
+                     ("copy", 256 << 20, "bfloat16")],
         "nc": [("vector_add", 256 << 20, "float16"), ("vector_add", 64 << 20, "bfloat16"),
                ("relu", 64 << 20, "bfloat16"), ("copy", 256 << 20, "bfloat16")],
         "carveout": [("vector_add", 256 << 20, "float16"), ("vector_add", 64 << 20, "bfloat16"),
@@ -103,6 +108,7 @@ def lab_name(kind, op, dt, threads, tag=""):
 # kernel by about the two modes' distance. Each kernel untouched (the driver's choice) and with the preference set
 # to 0 (the most L1), 50 and 100.
 CARVEOUTS = [None, 0, 50, 100]
+INFLIGHT_BLOCKS = [512, 640, 768, 896, 1024]  # section inflight: 2048, 1920, 1536, 1792, 2048 threads an SM
 REPLICA_CAPS = [16, 14, 12, 10, 8]
 LIBRARY_CAPS = [8, 7, 6, 5]
 SM_SHARED_BYTES = 233472  # an H100/H200 SM's shared memory at the largest carveout (228 KiB)
@@ -117,15 +123,18 @@ def cap_bytes(per_sm, threads):
     return SM_SHARED_BYTES // per_sm // 256 * 256 - BLOCK_RESERVED_BYTES
 
 
-def capped(kernel, threads, per_sm, x, launch):
+def capped(kernel, threads, per_sm, x, launch, carveout=True):
     """A call into an output allocated per call (like x), launch(out, shared bytes) launching it with the cap's
-    shared memory; prints the blocks per SM the driver reports for that kernel, block and shared memory."""
+    shared memory; prints the blocks per SM the driver reports for that kernel, block and shared memory. With
+    carveout, the kernel's preferred carveout is set to the largest shared memory first (runs 4, 5 and 8: every
+    cupy launch in a process that set one ran 2-4% slow)."""
     import cupy
     import torch
 
     shared = cap_bytes(per_sm, threads)
     try:  # the largest shared-memory carveout, so the cap is the shared memory's, not the carveout's
-        kernel.function.preferred_shared_memory_carveout = 100
+        if carveout:
+            kernel.function.preferred_shared_memory_carveout = 100
     except (AttributeError, cupy.cuda.driver.CUDADriverError) as e:
         print("carveout not set for %s: %s" % (kernel.name, e))
     try:
@@ -205,7 +214,7 @@ def implementations(module, op, n, dt, x, b, y, section="paths", replicas=None):
             runs["lab kernel 256, %d a SM" % per_sm] = capped(kernel, 256, per_sm, x, lambda out, shared: kernel.launch(
                 blocks, 256, n, functor, view(out), view(x), view(b), shared=shared))
         return runs
-    if section == "occupancy2":  # section occupancy's caps in a small set (run 7: there the replica ties)
+    if section in ("occupancy2", "occupancy3"):  # occupancy's caps in a small set; occupancy3 sets no carveout
         runs["ours, alloc"] = lambda: ours(*args)
         runs["replica 128, alloc"] = allocating(replicas.kernel(lab_name("replica", op, dt, 128)), 128)
         for threads, per_sm in ((128, 13), (128, 12), (256, 6)):
@@ -215,7 +224,22 @@ def implementations(module, op, n, dt, x, b, y, section="paths", replicas=None):
             first = (functor,) if threads == 128 else (n, functor)
             runs["%s, %d a SM" % ("replica 128" if threads == 128 else "lab kernel 256", per_sm)] = capped(
                 own, threads, per_sm, x, lambda out, shared, own=own, grid=grid, threads=threads, first=first:
-                own.launch(grid, threads, *first, view(out), view(x), view(b), shared=shared))
+                own.launch(grid, threads, *first, view(out), view(x), view(b), shared=shared),
+                carveout=section == "occupancy2")
+        return runs
+    if section == "inflight":  # blocks a SM by block size alone (elementwise_path.cu, replica_bounded)
+        runs["ours, alloc"] = lambda: ours(*args)
+        runs["replica 128, alloc"] = allocating(replicas.kernel(lab_name("replica", op, dt, 128)), 128)
+        packs = n // (16 // size)
+        for threads in INFLIGHT_BLOCKS:
+            bounded = replicas.kernel(lab_name("replica", op, dt, threads, "b"))
+
+            def run_bounded(bounded=bounded, threads=threads):
+                out = torch.empty_like(x)
+                bounded.launch(-(-packs // threads), threads, functor, view(out), view(x), view(b), np.int32(packs))
+                return out
+
+            runs["replica %d (%d threads a SM), alloc" % (threads, 2048 // threads * threads)] = run_bounded
         return runs
     if section == "nc":
         runs["ours, alloc"] = lambda: ours(*args)
