@@ -31,6 +31,7 @@ namespace elementwise_detail {
 constexpr int kThreads = 256;
 constexpr int kMathF32Threads = 128;  // contiguous kernel of a math-bound functor in f32 (notes: "gelu")
 constexpr int kMathHalfPacks = 2;     // and its packs a thread in 16-bit types (notes: "gelu")
+constexpr int kBinaryThreads = 896;   // contiguous kernel of a bandwidth-bound binary functor (notes: "Session 27")
 constexpr int kMaxThreadsPerSM = 2048;
 constexpr int64_t kMaxBlocks = 0x7fffffff;  // the grid's x limit
 
@@ -45,11 +46,14 @@ struct MathBound<Functor, std::enable_if_t<Functor::kMathBound>> {
 };
 
 // The contiguous kernel's block and packs a thread for T and Functor: one pack a thread in 256-thread blocks,
-// except for math-bound functors in float types (notes: "gelu").
+// except for math-bound functors in float types (notes: "gelu") and bandwidth-bound binary ones, whose blocks of
+// 896 threads leave an SM 1792 threads (two inputs' loads in flight: fewer of them stream faster; notes:
+// "Session 27").
 template <class T, class Functor>
 struct ContiguousShape {
   static constexpr bool kMath = MathBound<Functor>::value;
-  static constexpr int kBlockThreads = kMath && sizeof(T) == 4 ? kMathF32Threads : kThreads;
+  static constexpr int kBlockThreads = kMath ? (sizeof(T) == 4 ? kMathF32Threads : kThreads)
+                                             : (Functor::kArity == 2 ? kBinaryThreads : kThreads);
   static constexpr int kPacks = kMath && sizeof(T) == 2 ? kMathHalfPacks : 1;
   // Packs in flight are the point of several packs a thread: compiled to keep every thread slot (32 registers).
   // 0 states no minimum (the compiler's choice, and the same code as a __launch_bounds__ without one).
