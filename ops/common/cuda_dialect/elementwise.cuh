@@ -11,8 +11,9 @@
 // copied f32 at 4.26 TB/s for 256M elements, as fast as cudaMemcpy, where grid-stride loops over one
 // to four waves of blocks with 1-8 packs per thread reached 3.8-4.0 TB/s. A functor whose math sets
 // its speed (kMathBound: gelu) keeps loads in flight while it computes instead: two packs a thread,
-// both loaded before the first result, in 16-bit types, and 128-thread blocks in f32 (ContiguousShape;
-// bench/notes/elementwise-tuning.md). Indices are 64-bit where a tensor can exceed 2^31 elements; the
+// both loaded before the first result, in 16-bit types, and 128-thread blocks in f32; a bandwidth-bound binary
+// functor (vector_add) runs in 896-thread blocks, which keep fewer of its two inputs' loads in flight per SM
+// (ContiguousShape; bench/notes/elementwise-tuning.md). Indices are 64-bit where a tensor can exceed 2^31 elements; the
 // loops stride by the grid only beyond the grid size limit.
 #ifndef OPS_COMMON_CUDA_DIALECT_ELEMENTWISE_CUH_
 #define OPS_COMMON_CUDA_DIALECT_ELEMENTWISE_CUH_
