@@ -174,3 +174,43 @@ __device__ __forceinline__ void replica_bounded(const Functor &functor, T *out, 
 LAB_REPLICA_BLOCKS(add, __half, f16, oprt::AddFunctor)
 LAB_REPLICA_BLOCKS(add, __nv_bfloat16, bf16, oprt::AddFunctor)
 LAB_REPLICA_BLOCKS(copy, uint16_t, u16, oprt::CopyFunctor)
+
+// Session 27 (section packs2): unary rows with two packs a thread (loaded before either result, in two coalesced
+// steps of the block), bounds-tested, in blocks of B: copy and relu keep 16 bytes of loads in flight a thread at
+// one pack, so where the adds wanted fewer in flight an SM these may want more.
+//   replica_<op>_<B>k2_<t>
+namespace labpath {
+
+template <class T, class Functor, int kBlock>
+__device__ __forceinline__ void replica_two(const Functor &functor, T *out, const T *a, int packs) {
+  constexpr int P = oprt::gpu::kPackSize<T>;
+  using Vec = oprt::gpu::Pack<T, P>;
+  const int first = static_cast<int>(blockIdx.x) * kBlock * 2 + static_cast<int>(threadIdx.x);
+  const bool second = first + kBlock < packs;
+  if (first >= packs) return;
+  const Vec v0 = reinterpret_cast<const Vec *>(a)[first];
+  Vec v1 = v0;
+  if (second) v1 = reinterpret_cast<const Vec *>(a)[first + kBlock];
+  Vec r0, r1;
+#pragma unroll
+  for (int j = 0; j < P; ++j) {
+    r0.v[j] = oprt::gpu::elementwise_detail::apply(functor, v0.v[j], v0.v[j]);
+    r1.v[j] = oprt::gpu::elementwise_detail::apply(functor, v1.v[j], v1.v[j]);
+  }
+  reinterpret_cast<Vec *>(out)[first] = r0;
+  if (second) reinterpret_cast<Vec *>(out)[first + kBlock] = r1;
+}
+
+}  // namespace labpath
+
+#define LAB_REPLICA_TWO(name, T, Functor, B)                                                                   \
+  extern "C" __global__ void __launch_bounds__(B) name(Functor functor, T *out, const T *a, const T *, int packs) { \
+    labpath::replica_two<T, Functor, B>(functor, out, a, packs);                                              \
+  }
+#define LAB_REPLICA_TWOS(op, T, t, Functor)                                                                    \
+  LAB_REPLICA_TWO(replica_##op##_128k2_##t, T, Functor, 128)                                                  \
+  LAB_REPLICA_TWO(replica_##op##_256k2_##t, T, Functor, 256)                                                  \
+  LAB_REPLICA_TWO(replica_##op##_512k2_##t, T, Functor, 512)                                                  \
+  LAB_REPLICA_TWO(replica_##op##_896k2_##t, T, Functor, 896)
+LAB_REPLICA_TWOS(copy, uint16_t, u16, oprt::CopyFunctor)
+LAB_REPLICA_TWOS(relu, __nv_bfloat16, bf16, oprt::LeakyReluFunctor)

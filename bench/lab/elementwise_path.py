@@ -30,9 +30,10 @@ Section `carveout` sets the kernels' preferred L1/shared split. Section `nc` tim
 through the read-only path (`ld.global.nc`) beside it, in a small set (ours, the torch peers); section
 `occupancy2` repeats occupancy's caps at torch eager's 12 blocks (and 13, and the library's kernel at 6 of 256) in
 such a small set; section `occupancy3` the same without setting any carveout preference; section `inflight`
-sets the threads an SM holds by the block size alone (no shared memory, which shrinks the L1).
+sets the threads an SM holds by the block size alone (no shared memory, which shrinks the L1); section `packs2`
+gives the unary rows two packs a thread.
 
-    python3 elementwise_path.py [paths|replica|packed|cubin|reqntid|modes|launches|occupancy|occupancy2|occupancy3|carveout|nc|inflight] [rounds]
+    python3 elementwise_path.py [paths|replica|packed|cubin|reqntid|modes|launches|occupancy|occupancy2|occupancy3|carveout|nc|inflight|packs2] [rounds]
     # on the GPU machine, after build.sh elementwise_bulk.cu elementwise_path.cu, with the wheel on PYTHONPATH
 """
 import collections
@@ -69,6 +70,8 @@ ROWS = {"paths": [("copy", 64 << 20, "float16"), ("relu", 64 << 20, "float16"), 
                        ("vector_add", 256 << 20, "bfloat16")],
         "inflight": [("vector_add", 256 << 20, "float16"), ("vector_add", 64 << 20, "bfloat16"),
                      ("copy", 256 << 20, "bfloat16")],
+        "packs2": [("copy", 64 << 20, "float16"), ("copy", 256 << 20, "bfloat16"), ("relu", 64 << 20, "bfloat16"),
+                   ("relu", 256 << 20, "bfloat16")],
         "nc": [("vector_add", 256 << 20, "float16"), ("vector_add", 64 << 20, "bfloat16"),
                ("relu", 64 << 20, "bfloat16"), ("copy", 256 << 20, "bfloat16")],
         "carveout": [("vector_add", 256 << 20, "float16"), ("vector_add", 64 << 20, "bfloat16"),
@@ -240,6 +243,20 @@ def implementations(module, op, n, dt, x, b, y, section="paths", replicas=None):
                 return out
 
             runs["replica %d (%d threads a SM), alloc" % (threads, 2048 // threads * threads)] = run_bounded
+        return runs
+    if section == "packs2":  # two packs a thread for the unary rows (elementwise_path.cu, replica_two)
+        runs["ours, alloc"] = lambda: ours(*args)
+        runs["replica 128, alloc"] = allocating(replicas.kernel(lab_name("replica", op, dt, 128)), 128)
+        packs = n // (16 // size)
+        for threads in (128, 256, 512, 896):
+            two = replicas.kernel(lab_name("replica", op, dt, threads, "k2"))
+
+            def run_two(two=two, threads=threads):
+                out = torch.empty_like(x)
+                two.launch(-(-packs // (2 * threads)), threads, functor, view(out), view(x), view(b), np.int32(packs))
+                return out
+
+            runs["replica %d x 2 packs, alloc" % threads] = run_two
         return runs
     if section == "nc":
         runs["ours, alloc"] = lambda: ours(*args)
