@@ -11,14 +11,26 @@
 
 namespace labpath {
 
-template <class T, class Functor, int kBlock>
-__device__ __forceinline__ void replica(const Functor &functor, T *out, const T *a, const T *b) {
+// kBounded: a bounds test against `packs` (session 27's blocks that do not divide the row); kReadOnly: loads through
+// the read-only path, `ld.global.nc.v4` (session 27, section nc).
+template <class T, class Functor, int kBlock, bool kBounded = false, bool kReadOnly = false>
+__device__ __forceinline__ void replica(const Functor &functor, T *out, const T *a, const T *b, int packs = 0) {
   constexpr int P = oprt::gpu::kPackSize<T>;
   using Vec = oprt::gpu::Pack<T, P>;
+  static_assert(sizeof(Vec) == sizeof(uint4), "one 16-byte pack");
   const int pack = static_cast<int>(blockIdx.x) * kBlock + static_cast<int>(threadIdx.x);
-  const Vec va = reinterpret_cast<const Vec *>(a)[pack];
+  if (kBounded && pack >= packs) return;
+  const auto load = [pack](const T *from) {
+    if constexpr (kReadOnly) {
+      const uint4 bits = __ldg(reinterpret_cast<const uint4 *>(from) + pack);
+      return *reinterpret_cast<const Vec *>(&bits);
+    } else {
+      return reinterpret_cast<const Vec *>(from)[pack];
+    }
+  };
+  const Vec va = load(a);
   Vec vb = va;
-  if constexpr (Functor::kArity == 2) vb = reinterpret_cast<const Vec *>(b)[pack];
+  if constexpr (Functor::kArity == 2) vb = load(b);
   Vec result;
 #pragma unroll
   for (int j = 0; j < P; ++j) result.v[j] = oprt::gpu::elementwise_detail::apply(functor, va.v[j], vb.v[j]);
@@ -106,29 +118,9 @@ LAB_REPLICA_EXACT(replica_add_128r_bf16, __nv_bfloat16, oprt::AddFunctor, 128)
 // which a kernel gets where the compiler proves its input read-only (a const __restrict__ pointer): whether
 // torch eager's half kernels, which lead the 256M adds, differ from the replica there.
 //   replica_<op>_128n_<t>
-namespace labpath {
-
-template <class T, class Functor, int kBlock>
-__device__ __forceinline__ void replica_nc(const Functor &functor, T *out, const T *a, const T *b) {
-  constexpr int P = oprt::gpu::kPackSize<T>;
-  using Vec = oprt::gpu::Pack<T, P>;
-  static_assert(sizeof(Vec) == sizeof(uint4), "one 16-byte pack");
-  const int pack = static_cast<int>(blockIdx.x) * kBlock + static_cast<int>(threadIdx.x);
-  const uint4 bits_a = __ldg(reinterpret_cast<const uint4 *>(a) + pack);
-  uint4 bits_b = bits_a;
-  if constexpr (Functor::kArity == 2) bits_b = __ldg(reinterpret_cast<const uint4 *>(b) + pack);
-  const Vec va = *reinterpret_cast<const Vec *>(&bits_a), vb = *reinterpret_cast<const Vec *>(&bits_b);
-  Vec result;
-#pragma unroll
-  for (int j = 0; j < P; ++j) result.v[j] = oprt::gpu::elementwise_detail::apply(functor, va.v[j], vb.v[j]);
-  reinterpret_cast<Vec *>(out)[pack] = result;
-}
-
-}  // namespace labpath
-
 #define LAB_REPLICA_NC(name, T, Functor, B)                                                                    \
   extern "C" __global__ void __launch_bounds__(B) name(Functor functor, T *out, const T *a, const T *b) {     \
-    labpath::replica_nc<T, Functor, B>(functor, out, a, b);                                                   \
+    labpath::replica<T, Functor, B, false, true>(functor, out, a, b);                                         \
   }
 
 LAB_REPLICA_NC(replica_add_128n_f16, __half, oprt::AddFunctor, 128)
@@ -144,33 +136,24 @@ LAB_REPLICA_NC(replica_copy_128n_u16, uint16_t, oprt::CopyFunctor, 128)
 namespace labpath {
 
 template <class T, class Functor, int kBlock>
-__device__ __forceinline__ void replica_bounded(const Functor &functor, T *out, const T *a, const T *b, int packs) {
-  constexpr int P = oprt::gpu::kPackSize<T>;
-  using Vec = oprt::gpu::Pack<T, P>;
-  const int pack = static_cast<int>(blockIdx.x) * kBlock + static_cast<int>(threadIdx.x);
-  if (pack >= packs) return;
-  const Vec va = reinterpret_cast<const Vec *>(a)[pack];
-  Vec vb = va;
-  if constexpr (Functor::kArity == 2) vb = reinterpret_cast<const Vec *>(b)[pack];
-  Vec result;
-#pragma unroll
-  for (int j = 0; j < P; ++j) result.v[j] = oprt::gpu::elementwise_detail::apply(functor, va.v[j], vb.v[j]);
-  reinterpret_cast<Vec *>(out)[pack] = result;
+__device__ __forceinline__ void bounded(const Functor &functor, T *out, const T *a, const T *b, int packs) {
+  replica<T, Functor, kBlock, true>(functor, out, a, b, packs);
 }
 
 }  // namespace labpath
 
-#define LAB_REPLICA_BOUNDED(name, T, Functor, B)                                                               \
+// A lab kernel over `packs` 16-byte packs in blocks of B threads, its body labpath::<device_fn>.
+#define LAB_PACKS_KERNEL(name, T, Functor, B, device_fn)                                                       \
   extern "C" __global__ void __launch_bounds__(B) name(Functor functor, T *out, const T *a, const T *b,       \
                                                        int packs) {                                          \
-    labpath::replica_bounded<T, Functor, B>(functor, out, a, b, packs);                                       \
+    labpath::device_fn<T, Functor, B>(functor, out, a, b, packs);                                             \
   }
 #define LAB_REPLICA_BLOCKS(op, T, t, Functor)                                                                  \
-  LAB_REPLICA_BOUNDED(replica_##op##_512b_##t, T, Functor, 512)                                               \
-  LAB_REPLICA_BOUNDED(replica_##op##_640b_##t, T, Functor, 640)                                               \
-  LAB_REPLICA_BOUNDED(replica_##op##_768b_##t, T, Functor, 768)                                               \
-  LAB_REPLICA_BOUNDED(replica_##op##_896b_##t, T, Functor, 896)                                               \
-  LAB_REPLICA_BOUNDED(replica_##op##_1024b_##t, T, Functor, 1024)
+  LAB_PACKS_KERNEL(replica_##op##_512b_##t, T, Functor, 512, bounded)                                         \
+  LAB_PACKS_KERNEL(replica_##op##_640b_##t, T, Functor, 640, bounded)                                         \
+  LAB_PACKS_KERNEL(replica_##op##_768b_##t, T, Functor, 768, bounded)                                         \
+  LAB_PACKS_KERNEL(replica_##op##_896b_##t, T, Functor, 896, bounded)                                         \
+  LAB_PACKS_KERNEL(replica_##op##_1024b_##t, T, Functor, 1024, bounded)
 LAB_REPLICA_BLOCKS(add, __half, f16, oprt::AddFunctor)
 LAB_REPLICA_BLOCKS(add, __nv_bfloat16, bf16, oprt::AddFunctor)
 LAB_REPLICA_BLOCKS(copy, uint16_t, u16, oprt::CopyFunctor)
@@ -182,7 +165,7 @@ LAB_REPLICA_BLOCKS(copy, uint16_t, u16, oprt::CopyFunctor)
 namespace labpath {
 
 template <class T, class Functor, int kBlock>
-__device__ __forceinline__ void replica_two(const Functor &functor, T *out, const T *a, int packs) {
+__device__ __forceinline__ void replica_two(const Functor &functor, T *out, const T *a, const T *, int packs) {
   constexpr int P = oprt::gpu::kPackSize<T>;
   using Vec = oprt::gpu::Pack<T, P>;
   const int first = static_cast<int>(blockIdx.x) * kBlock * 2 + static_cast<int>(threadIdx.x);
@@ -203,14 +186,10 @@ __device__ __forceinline__ void replica_two(const Functor &functor, T *out, cons
 
 }  // namespace labpath
 
-#define LAB_REPLICA_TWO(name, T, Functor, B)                                                                   \
-  extern "C" __global__ void __launch_bounds__(B) name(Functor functor, T *out, const T *a, const T *, int packs) { \
-    labpath::replica_two<T, Functor, B>(functor, out, a, packs);                                              \
-  }
 #define LAB_REPLICA_TWOS(op, T, t, Functor)                                                                    \
-  LAB_REPLICA_TWO(replica_##op##_128k2_##t, T, Functor, 128)                                                  \
-  LAB_REPLICA_TWO(replica_##op##_256k2_##t, T, Functor, 256)                                                  \
-  LAB_REPLICA_TWO(replica_##op##_512k2_##t, T, Functor, 512)                                                  \
-  LAB_REPLICA_TWO(replica_##op##_896k2_##t, T, Functor, 896)
+  LAB_PACKS_KERNEL(replica_##op##_128k2_##t, T, Functor, 128, replica_two)                                    \
+  LAB_PACKS_KERNEL(replica_##op##_256k2_##t, T, Functor, 256, replica_two)                                    \
+  LAB_PACKS_KERNEL(replica_##op##_512k2_##t, T, Functor, 512, replica_two)                                    \
+  LAB_PACKS_KERNEL(replica_##op##_896k2_##t, T, Functor, 896, replica_two)
 LAB_REPLICA_TWOS(copy, uint16_t, u16, oprt::CopyFunctor)
 LAB_REPLICA_TWOS(relu, __nv_bfloat16, bf16, oprt::LeakyReluFunctor)
