@@ -175,16 +175,20 @@ def implementations(module, op, n, dt, x, b, y, section="paths", replicas=None):
         functor = np.float64(0.0) if op == "relu" else np.uint8(0)  # LeakyReluFunctor{0.0}; AddFunctor is empty
     blocks = -(-n // ((16 // size) * 256))
 
-    def lab_kernel(out):
-        kernel.launch(blocks, 256, n, functor, view(out), view(x), view(b))
+    def lab_kernel(out, library=kernel):
+        """The library's contiguous_kernel (from the lab's cubin, or another load of it) into out."""
+        library.launch(blocks, 256, n, functor, view(out), view(x), view(b))
         return out
 
-    def allocating(kernel, threads, first=functor):
-        """A call of a lab kernel of one pack a thread (the replica's and packed_*'s parameters: first, out, a,
-        b) in blocks of `threads`, into an output allocated per call."""
+    def allocating(kernel, threads, first=functor, grid=None, extra=()):
+        """A call of a lab kernel (the replica's and packed_*'s parameters: first, out, a, b, then `extra`) in
+        blocks of `threads`, into an output allocated per call; by default one pack a thread, a block per
+        `threads` packs."""
+        grid = n // ((16 // size) * threads) if grid is None else grid
+
         def run():
             out = torch.empty_like(x)
-            kernel.launch(n // ((16 // size) * threads), threads, first, view(out), view(x), view(b))
+            kernel.launch(grid, threads, first, view(out), view(x), view(b), *extra)
             return out
 
         return run
@@ -235,28 +239,18 @@ def implementations(module, op, n, dt, x, b, y, section="paths", replicas=None):
         runs["replica 128, alloc"] = allocating(replicas.kernel(lab_name("replica", op, dt, 128)), 128)
         packs = n // (16 // size)
         for threads in INFLIGHT_BLOCKS:
-            bounded = replicas.kernel(lab_name("replica", op, dt, threads, "b"))
-
-            def run_bounded(bounded=bounded, threads=threads):
-                out = torch.empty_like(x)
-                bounded.launch(-(-packs // threads), threads, functor, view(out), view(x), view(b), np.int32(packs))
-                return out
-
-            runs["replica %d (%d threads a SM), alloc" % (threads, 2048 // threads * threads)] = run_bounded
+            runs["replica %d (%d threads a SM), alloc" % (threads, 2048 // threads * threads)] = allocating(
+                replicas.kernel(lab_name("replica", op, dt, threads, "b")), threads, grid=-(-packs // threads),
+                extra=(np.int32(packs),))
         return runs
     if section == "packs2":  # two packs a thread for the unary rows (elementwise_path.cu, replica_two)
         runs["ours, alloc"] = lambda: ours(*args)
         runs["replica 128, alloc"] = allocating(replicas.kernel(lab_name("replica", op, dt, 128)), 128)
         packs = n // (16 // size)
         for threads in (128, 256, 512, 896):
-            two = replicas.kernel(lab_name("replica", op, dt, threads, "k2"))
-
-            def run_two(two=two, threads=threads):
-                out = torch.empty_like(x)
-                two.launch(-(-packs // (2 * threads)), threads, functor, view(out), view(x), view(b), np.int32(packs))
-                return out
-
-            runs["replica %d x 2 packs, alloc" % threads] = run_two
+            runs["replica %d x 2 packs, alloc" % threads] = allocating(
+                replicas.kernel(lab_name("replica", op, dt, threads, "k2")), threads, grid=-(-packs // (2 * threads)),
+                extra=(np.int32(packs),))
         return runs
     if section == "nc":
         runs["ours, alloc"] = lambda: ours(*args)
@@ -272,13 +266,7 @@ def implementations(module, op, n, dt, x, b, y, section="paths", replicas=None):
             for k in (own, replica):
                 if k is not None and carveout is not None:
                     k.function.preferred_shared_memory_carveout = carveout
-
-            def run_own(own=own):
-                out = torch.empty_like(x)
-                own.launch(blocks, 256, n, functor, view(out), view(x), view(b))
-                return out
-
-            runs["lab kernel 256, %s" % tag] = run_own
+            runs["lab kernel 256, %s" % tag] = lambda own=own: lab_kernel(torch.empty_like(x), own)
             if replica is not None:
                 runs["replica 128, %s" % tag] = allocating(replica, 128)
         return runs
