@@ -15,9 +15,10 @@ shift $(($# < 3 ? $# : 3))
 rm -rf /tmp/oprt-site && python3 -m pip install -q --no-index --no-deps --target /tmp/oprt-site "$WHEELS"/*.whl || exit $?
 export PYTHONPATH=/tmp/site:/tmp/site/nvidia_cutlass_dsl/dsl_packages:/tmp/oprt-site:$PWD
 python3 -c "import operator_runtime, liger_kernel, quack; print('operator_runtime from', operator_runtime.__file__)" || exit 3
-GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | grep -oiE '\b[A-Z][0-9]{2,3}\b' | head -1 | tr A-Z a-z)
+CARD=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
+GPU=$(grep -oiE '\b[A-Z][0-9]{2,3}\b' <<< "$CARD" | head -1 | tr A-Z a-z)
 GPU=${GPU:-gpu}
-echo "device: $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1) -> files named $GPU-peers-*"
+echo "device: $CARD -> files named $GPU-peers-*"
 runs=()
 for ((i = 1; i <= PROCESSES; i++)); do
   timeout 290 python3 tools/run_ops.py --mode bench --backend nvidia --json "$OUT/$GPU-peers-$i.json" "$@" \
