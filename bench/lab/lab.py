@@ -252,12 +252,9 @@ def time_compiled_sum(label: str, dtype_name: str, fn, x):
     return row, compiled
 
 
-def time_sums_interleaved(rows_out: list, label: str, dtype_name: str, fns: dict, outs: dict, expected, length: int,
-                          rounds: int, variant: str = "%s (round %d)"):
-    """Row-sum candidates timed as run_ops times a row: each of fns (name -> a call) is called once and its sums
-    (outs[name] where it writes there, else what it returns) checked against expected as time_row_sum checks them;
-    then `rounds` rounds of DeviceTimer.measure_many (interleaved calls, a flush before each). Appends a printed
-    row per candidate and round to rows_out, named variant % (name, round)."""
+def check_sums(label: str, dtype_name: str, fns: dict, outs: dict, expected, length: int):
+    """Calls each of fns (name -> a call) once and checks its sums (outs[name] where it writes there, else what it
+    returns) against expected as time_row_sum checks them; raises AssertionError on the first wrong one."""
     import torch
 
     for name, fn in fns.items():
@@ -266,6 +263,14 @@ def time_sums_interleaved(rows_out: list, label: str, dtype_name: str, fns: dict
         got = outs.get(name, got)
         err = float(((got.double() - expected).abs() / (expected.abs() + length ** 0.5)).max())
         assert err < 1e-2, (label, dtype_name, name, err)
+
+
+def time_sums_interleaved(rows_out: list, label: str, dtype_name: str, fns: dict, outs: dict, expected, length: int,
+                          rounds: int, variant: str = "%s (round %d)"):
+    """Row-sum candidates timed as run_ops times a row: fns checked (check_sums), then `rounds` rounds of
+    DeviceTimer.measure_many (interleaved calls, a flush before each). Appends a printed row per candidate and
+    round to rows_out, named variant % (name, round)."""
+    check_sums(label, dtype_name, fns, outs, expected, length)
     for r in range(rounds):
         for name, m in timer().measure_many(fns).items():
             row = sum_row(label, dtype_name, variant % (name, r), stats(m["device_us"]))

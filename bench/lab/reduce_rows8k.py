@@ -19,20 +19,25 @@ SLICES = [(512, 1, 4), (256, 2, 8), (256, 2, 4), (128, 4, 16), (128, 4, 8), (64,
 SHAPES = [(4096, 4096, "float16"), (4096, 4096, "bfloat16"), (4096, 2048, "float32")]
 
 
-def candidates(module, dt, x, y, rows, cols):
-    out = {}
+def candidates(module, dt, x, rows, cols):
+    """name -> a call of one candidate on x, and name -> the sums it writes (its own output each)."""
+    import torch
+
+    fns, outs = {}, {}
     for load, mangled_load in LOADS.items():
         for b in ROW_BLOCKS:
+            name = "row block %d, %s" % (b, load)
             k = module.kernel("_ZN4oprt3gpu17reduce_sum_detail17sum_rows_by_blockI%s%sLi%dELb0ENS0_%sEEEvPKT_PT0_lll"
                               % (MANGLED[dt], OUT_MANGLED[dt], b, mangled_load))
-            out["row block %d, %s" % (b, load)] = lambda k=k, b=b, y=y[(load, "rb", b)]: k.launch(
-                rows, b, x, y, rows, cols, 1)
+            y = outs[name] = torch.empty(rows, device="cuda", dtype=x.dtype)
+            fns[name] = lambda k=k, b=b, y=y: k.launch(rows, b, x, y, rows, cols, 1)
         for b, n, m in SLICES:
+            name = "slice %d x %d, %d/SM, %s" % (b, n, m, load)
             k = module.kernel("_ZN4oprt3gpu17reduce_sum_detail10sum_slicesI%sNS0_%sELi%dELi%dELi%dE%sEEvPKT_PT4_l"
                               % (MANGLED[dt], mangled_load, b, n, m, OUT_MANGLED[dt]))
-            out["slice %d x %d, %d/SM, %s" % (b, n, m, load)] = lambda k=k, b=b, y=y[(load, b, n, m)]: k.launch(
-                rows, b, x, y, rows * cols)
-    return out
+            y = outs[name] = torch.empty(rows, device="cuda", dtype=x.dtype)
+            fns[name] = lambda k=k, b=b, y=y: k.launch(rows, b, x, y, rows * cols)
+    return fns, outs
 
 
 def main(rounds=3):
@@ -43,32 +48,14 @@ def main(rounds=3):
     for rows, cols, dt in SHAPES:
         label = "%dx%d axis=-1" % (rows, cols)
         x = torch.randn(rows, cols, device="cuda").to(getattr(torch, dt))
-        expected = x.double().sum(-1)
-        keys = [(load, "rb", b) for load in LOADS for b in ROW_BLOCKS] + [
-            (load, b, n, m) for load in LOADS for b, n, m in SLICES]
-        ys = {key: torch.empty(rows, device="cuda", dtype=x.dtype) for key in keys}
-        runs = candidates(module, dt, x, ys, rows, cols)
+        fns, outs = candidates(module, dt, x, rows, cols)
         torch._dynamo.reset()
         compiled = torch.compile(lambda t: t.sum(-1), dynamic=False, fullgraph=True)
-        runs["torch.compile"] = lambda: compiled(x)
-        for name, run in runs.items():  # every candidate's sums checked before any is timed
-            got = run()
-            torch.cuda.synchronize()
-            got = got if name == "torch.compile" else ys[next(k for k in keys if runs_key(name, k))]
-            err = float(((got.double() - expected).abs() / (expected.abs() + cols ** 0.5)).max())
-            assert err < 1e-2, (label, dt, name, err)
-        base = {"shape": label, "dtype": dt}
-        rows_out += lab.time_interleaved(runs, rounds, base, x.numel() * x.element_size() + rows * x.element_size(),
-                                         "%s %s" % (label, dt))
+        fns["torch.compile"] = lambda: compiled(x)
+        lab.check_sums(label, dt, fns, outs, x.double().sum(-1), cols)  # every candidate before any is timed
+        rows_out += lab.time_interleaved(fns, rounds, {"shape": label, "dtype": dt},
+                                         x.numel() * x.element_size() + rows * x.element_size(), "%s %s" % (label, dt))
         lab.save("reduce_rows8k", rows_out)
-
-
-def runs_key(name, key):
-    """Whether candidate `name` writes into ys[key] (the names and keys candidates() pairs)."""
-    load = key[0]
-    if key[1] == "rb":
-        return name == "row block %d, %s" % (key[2], load)
-    return name == "slice %d x %d, %d/SM, %s" % (key[1], key[2], key[3], load)
 
 
 if __name__ == "__main__":
