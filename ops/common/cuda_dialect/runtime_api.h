@@ -40,15 +40,19 @@ using bfloat16 = __nv_bfloat16;
 
 // Names that MACA does not spell as cuda -> mc: its device properties struct is mcDeviceProp_t, and its
 // attribute enum (mcDeviceAttribute_t) uses HIP-style names, with no mcDevAttr* alias known for the
-// opt-in shared memory limit (MetaX's own Triton backend queries these two attributes by these names).
+// opt-in shared memory limit (MetaX's own Triton backend queries these attributes by these names).
 #if defined(__MACACC__)
 using DeviceProp = mcDeviceProp_t;
 constexpr auto kAttrMultiProcessorCount = mcDeviceAttributeMultiProcessorCount;
 constexpr auto kAttrMaxSharedMemoryPerBlockOptin = mcDeviceAttributeMaxSharedMemoryPerBlockOptin;
+constexpr auto kAttrMemoryClockRate = mcDeviceAttributeMemoryClockRate;
+constexpr auto kAttrMemoryBusWidth = mcDeviceAttributeMemoryBusWidth;
 #else
 using DeviceProp = cudaDeviceProp;
 constexpr auto kAttrMultiProcessorCount = cudaDevAttrMultiProcessorCount;
 constexpr auto kAttrMaxSharedMemoryPerBlockOptin = cudaDevAttrMaxSharedMemoryPerBlockOptin;
+constexpr auto kAttrMemoryClockRate = cudaDevAttrMemoryClockRate;
+constexpr auto kAttrMemoryBusWidth = cudaDevAttrGlobalMemoryBusWidth;
 #endif
 
 // MetaX GPUs execute 64-wide warps; every warp-level loop and shuffle uses this constant.
@@ -128,6 +132,24 @@ inline Error query_device_limits(int device, DeviceLimits *limits) {
 inline oprt_status_t device_limits(DeviceLimits *limits) {
   return once_per_device<DeviceLimits, query_device_limits>(limits,
                                                             "querying the device's SM count and shared memory");
+}
+
+// The device's peak memory bandwidth per SM in bytes/s: a bus of `bits` moving data twice a clock of the
+// memory clock (kHz), shared by every SM. A kernel needs about this much per SM in flight for each second of
+// memory latency, so a device with more of it may want a kernel that keeps more loads in flight.
+inline Error query_memory_bandwidth_per_sm(int device, double *bytes_per_second) {
+  int clock_khz = 0, bits = 0, sms = 0;
+  Error error = OPRT_GPU(DeviceGetAttribute)(&clock_khz, kAttrMemoryClockRate, device);
+  if (error == OPRT_GPU(Success)) error = OPRT_GPU(DeviceGetAttribute)(&bits, kAttrMemoryBusWidth, device);
+  if (error == OPRT_GPU(Success)) error = OPRT_GPU(DeviceGetAttribute)(&sms, kAttrMultiProcessorCount, device);
+  *bytes_per_second = sms > 0 ? 2.0 * 1e3 * clock_khz * (bits / 8) / sms : 0.0;
+  return error;
+}
+
+// Peak memory bandwidth per SM of the current device (bytes/s; 0 where the device reports none).
+inline oprt_status_t memory_bandwidth_per_sm(double *bytes_per_second) {
+  return once_per_device<double, query_memory_bandwidth_per_sm>(
+      bytes_per_second, "querying the device's memory clock and bus width");
 }
 
 // Blocks of `kKernel`, launched with kThreads threads and no dynamic shared memory, that the current

@@ -18,10 +18,13 @@ enum cudaDeviceAttr {
   cudaDevAttrMaxSharedMemoryPerBlock,
   cudaDevAttrWarpSize,
   cudaDevAttrMaxThreadsPerMultiProcessor,
+  cudaDevAttrMemoryClockRate,
+  cudaDevAttrGlobalMemoryBusWidth,
 };
 inline cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attribute, int) {
   using A = oprt_simt::Attribute;
-  static constexpr A kMap[] = {A::kSmCount, A::kMaxSharedOptin, A::kMaxShared, A::kWarpSize, A::kMaxThreadsPerSm};
+  static constexpr A kMap[] = {A::kSmCount,         A::kMaxSharedOptin,   A::kMaxShared,    A::kWarpSize,
+                               A::kMaxThreadsPerSm, A::kMemoryClockKhz, A::kMemoryBusBits};
   *value = oprt_simt::attribute(kMap[attribute]);
   return cudaSuccess;
 }

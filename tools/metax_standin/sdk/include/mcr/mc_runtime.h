@@ -55,6 +55,8 @@ enum mcDeviceAttribute_t {
   mcDeviceAttributeMaxSharedMemoryPerBlock = cudaDevAttrMaxSharedMemoryPerBlock,
   mcDeviceAttributeWarpSize = cudaDevAttrWarpSize,
   mcDeviceAttributeClockRate = cudaDevAttrClockRate,
+  mcDeviceAttributeMemoryClockRate = cudaDevAttrMemoryClockRate,
+  mcDeviceAttributeMemoryBusWidth = cudaDevAttrGlobalMemoryBusWidth,
   mcDeviceAttributeMultiProcessorCount = cudaDevAttrMultiProcessorCount,
   mcDeviceAttributeComputeMode = cudaDevAttrComputeMode,
   mcDeviceAttributeMaxThreadsPerMultiProcessor = cudaDevAttrMaxThreadsPerMultiProcessor,
