@@ -93,10 +93,19 @@ inline oprt_status_t check_launch(const char *kernel, dim3 grid, dim3 block, siz
   return check(OPRT_GPU(GetLastError)(), kernel);
 }
 
-// Launch limits of one device, queried on first use.
+// Launch limits and memory of one device, queried on first use.
 struct DeviceLimits {
   int sm_count;
   int max_shared_bytes_per_block;  // with the opt-in attribute (above the default 48 KiB)
+  int memory_clock_khz;            // peak
+  int memory_bus_bits;
+
+  // Peak memory bandwidth per SM in bytes/s (0 where the device reports none): the bus moves data twice a
+  // memory clock, shared by every SM. A kernel needs about this much per SM in flight for each second of
+  // memory latency, so a device with more of it may want a kernel that keeps more loads in flight.
+  double memory_bandwidth_per_sm() const {
+    return sm_count > 0 ? 2.0 * 1e3 * memory_clock_khz * (memory_bus_bits / 8) / sm_count : 0.0;
+  }
 };
 
 // The current device's value of kQuery (an Error kQuery(int device, T *value)), queried once per device
@@ -125,31 +134,19 @@ inline Error query_device_limits(int device, DeviceLimits *limits) {
     error = OPRT_GPU(DeviceGetAttribute)(&limits->max_shared_bytes_per_block, kAttrMaxSharedMemoryPerBlockOptin,
                                          device);
   }
+  if (error == OPRT_GPU(Success)) {
+    error = OPRT_GPU(DeviceGetAttribute)(&limits->memory_clock_khz, kAttrMemoryClockRate, device);
+  }
+  if (error == OPRT_GPU(Success)) {
+    error = OPRT_GPU(DeviceGetAttribute)(&limits->memory_bus_bits, kAttrMemoryBusWidth, device);
+  }
   return error;
 }
 
 // Limits of the current device.
 inline oprt_status_t device_limits(DeviceLimits *limits) {
-  return once_per_device<DeviceLimits, query_device_limits>(limits,
-                                                            "querying the device's SM count and shared memory");
-}
-
-// The device's peak memory bandwidth per SM in bytes/s: a bus of `bits` moving data twice a clock of the
-// memory clock (kHz), shared by every SM. A kernel needs about this much per SM in flight for each second of
-// memory latency, so a device with more of it may want a kernel that keeps more loads in flight.
-inline Error query_memory_bandwidth_per_sm(int device, double *bytes_per_second) {
-  int clock_khz = 0, bits = 0, sms = 0;
-  Error error = OPRT_GPU(DeviceGetAttribute)(&clock_khz, kAttrMemoryClockRate, device);
-  if (error == OPRT_GPU(Success)) error = OPRT_GPU(DeviceGetAttribute)(&bits, kAttrMemoryBusWidth, device);
-  if (error == OPRT_GPU(Success)) error = OPRT_GPU(DeviceGetAttribute)(&sms, kAttrMultiProcessorCount, device);
-  *bytes_per_second = sms > 0 ? 2.0 * 1e3 * clock_khz * (bits / 8) / sms : 0.0;
-  return error;
-}
-
-// Peak memory bandwidth per SM of the current device (bytes/s; 0 where the device reports none).
-inline oprt_status_t memory_bandwidth_per_sm(double *bytes_per_second) {
-  return once_per_device<double, query_memory_bandwidth_per_sm>(
-      bytes_per_second, "querying the device's memory clock and bus width");
+  return once_per_device<DeviceLimits, query_device_limits>(
+      limits, "querying the device's SM count, shared memory, memory clock and bus width");
 }
 
 // Blocks of `kKernel`, launched with kThreads threads and no dynamic shared memory, that the current

@@ -658,9 +658,9 @@ oprt_status_t launch_long_rows(const In *x, Out *y, int64_t rows, int64_t length
       // Rows of 8 KB, likewise, where the memory is slow enough per SM that these blocks' loads keep up with
       // it; faster memory takes the row blocks below, more loads in flight (notes: "Rows of a quarter slice").
       if (length == kShortRowAtOnceValues<In>) {
-        double bandwidth_per_sm = 0;
-        OPRT_RETURN_IF_ERROR(memory_bandwidth_per_sm(&bandwidth_per_sm));
-        if (bandwidth_per_sm <= kShortRowAtOnceMaxBandwidthPerSm) {
+        DeviceLimits limits = {};
+        OPRT_RETURN_IF_ERROR(device_limits(&limits));
+        if (limits.memory_bandwidth_per_sm() <= kShortRowAtOnceMaxBandwidthPerSm) {
           return launch_rows_as_slices<kShortRowAtOnceThreads, kShortRowAtOnceLoads, kShortRowAtOnceMinBlocks, Load>(
               x, y, rows, length, stream);
         }
