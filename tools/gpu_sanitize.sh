@@ -18,9 +18,9 @@
 #     3x1000001 / 2x262144 (split rows through the workspace, interleaved parts, misaligned rows), 4000000
 #     (a whole sum: pieces of the streamed kernel, then a 128-thread second pass), 20480004 (a whole sum in
 #     1024-thread slices, the last one masked, on devices where they make 8 waves; then a 256-thread second
-#     pass), 601x8192 and 601x4096 (rows of one 32 KB slice, f32, and of 16 KB, f32 and half: the slice
-#     kernel, a block per row), 1000x256 and 333x512 (half rows
-#     in tiles, the last block partly filled),
+#     pass), 601x8192 and 601x4096 (rows of one 32 KB slice, f32, of 16 KB, f32 and half, and of 8 KB, half:
+#     the slice kernel, a block per row), 1000x256 and 333x512 (half rows in tiles, the last block partly
+#     filled),
 #     136x30001 and 12x100003 (a cluster per row of 8 and 16 blocks, misaligned parts: sm_90).
 #   softmax / log_softmax: 33x65, 5x7x9, 1025 (rows in registers; columns for axis 0; the parts tier
 #     for 1025-long rows), 5x1032, 5x2056, 40x2048 (a block per row in registers), 1024x4096 (a block

@@ -99,8 +99,7 @@ CASES = (
         # rows of 16 KB (f32 4096, half 8192): a block of kRowAtOnceThreads per row, every load in flight
         Case(shapes=((601, 4096),), fill="uniform", attrs=_attrs(-1), device_only=True, dtypes=("float32",)),
         Case(shapes=((601, 8192),), fill="uniform", attrs=_attrs(-1), device_only=True, dtypes=("float16", "bfloat16")),
-        # half rows of 8 KB (4096 values; f32's are (2000, 2048) below): a block of 256 threads per row where the
-        # memory is at most 28 GB/s per SM, else of 64 (test_rows8k.py checks both on the emulator)
+        # half rows of 8 KB (4096 values; f32's are (2000, 2048) below): a block of kShortRowAtOnceThreads per row
         Case(shapes=((601, 4096),), fill="uniform", attrs=_attrs(-1), device_only=True, dtypes=("float16", "bfloat16")),
         # whole sums in slices (on the H200, at least 8 waves of them) whose last slice is one pack (masked loads),
         # their partials (2501 f32, 5001 f16, 12002 f32) added by blocks of 256, 512 and 1024 threads with a scalar

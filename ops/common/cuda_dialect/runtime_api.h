@@ -40,19 +40,15 @@ using bfloat16 = __nv_bfloat16;
 
 // Names that MACA does not spell as cuda -> mc: its device properties struct is mcDeviceProp_t, and its
 // attribute enum (mcDeviceAttribute_t) uses HIP-style names, with no mcDevAttr* alias known for the
-// opt-in shared memory limit (MetaX's own Triton backend queries these attributes by these names).
+// opt-in shared memory limit (MetaX's own Triton backend queries these two attributes by these names).
 #if defined(__MACACC__)
 using DeviceProp = mcDeviceProp_t;
 constexpr auto kAttrMultiProcessorCount = mcDeviceAttributeMultiProcessorCount;
 constexpr auto kAttrMaxSharedMemoryPerBlockOptin = mcDeviceAttributeMaxSharedMemoryPerBlockOptin;
-constexpr auto kAttrMemoryClockRate = mcDeviceAttributeMemoryClockRate;
-constexpr auto kAttrMemoryBusWidth = mcDeviceAttributeMemoryBusWidth;
 #else
 using DeviceProp = cudaDeviceProp;
 constexpr auto kAttrMultiProcessorCount = cudaDevAttrMultiProcessorCount;
 constexpr auto kAttrMaxSharedMemoryPerBlockOptin = cudaDevAttrMaxSharedMemoryPerBlockOptin;
-constexpr auto kAttrMemoryClockRate = cudaDevAttrMemoryClockRate;
-constexpr auto kAttrMemoryBusWidth = cudaDevAttrGlobalMemoryBusWidth;
 #endif
 
 // MetaX GPUs execute 64-wide warps; every warp-level loop and shuffle uses this constant.
@@ -93,19 +89,10 @@ inline oprt_status_t check_launch(const char *kernel, dim3 grid, dim3 block, siz
   return check(OPRT_GPU(GetLastError)(), kernel);
 }
 
-// Launch limits and memory of one device, queried on first use.
+// Launch limits of one device, queried on first use.
 struct DeviceLimits {
   int sm_count;
   int max_shared_bytes_per_block;  // with the opt-in attribute (above the default 48 KiB)
-  int memory_clock_khz;            // peak
-  int memory_bus_bits;
-
-  // Peak memory bandwidth per SM in bytes/s (0 where the device reports none): the bus moves data twice a
-  // memory clock, shared by every SM. A kernel needs about this much per SM in flight for each second of
-  // memory latency, so a device with more of it may want a kernel that keeps more loads in flight.
-  double memory_bandwidth_per_sm() const {
-    return sm_count > 0 ? 2.0 * 1e3 * memory_clock_khz * (memory_bus_bits / 8) / sm_count : 0.0;
-  }
 };
 
 // The current device's value of kQuery (an Error kQuery(int device, T *value)), queried once per device
@@ -134,19 +121,13 @@ inline Error query_device_limits(int device, DeviceLimits *limits) {
     error = OPRT_GPU(DeviceGetAttribute)(&limits->max_shared_bytes_per_block, kAttrMaxSharedMemoryPerBlockOptin,
                                          device);
   }
-  if (error == OPRT_GPU(Success)) {
-    error = OPRT_GPU(DeviceGetAttribute)(&limits->memory_clock_khz, kAttrMemoryClockRate, device);
-  }
-  if (error == OPRT_GPU(Success)) {
-    error = OPRT_GPU(DeviceGetAttribute)(&limits->memory_bus_bits, kAttrMemoryBusWidth, device);
-  }
   return error;
 }
 
 // Limits of the current device.
 inline oprt_status_t device_limits(DeviceLimits *limits) {
-  return once_per_device<DeviceLimits, query_device_limits>(
-      limits, "querying the device's SM count, shared memory, memory clock and bus width");
+  return once_per_device<DeviceLimits, query_device_limits>(limits,
+                                                            "querying the device's SM count and shared memory");
 }
 
 // Blocks of `kKernel`, launched with kThreads threads and no dynamic shared memory, that the current

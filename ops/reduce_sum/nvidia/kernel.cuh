@@ -25,8 +25,7 @@
 //     block each. A thread of these loads its next kStreamUnroll packs, of the same row or of its next
 //     one, before it sums the current ones. Half rows of 256 and 512 columns among them take the tile
 //     kernel instead: a group of 8 or 16 lanes per row, every size a compile-time constant, no loop; rows of
-//     exactly 16 KB, f32 rows of exactly one slice, and rows of 8 KB where the memory's bandwidth per SM is
-//     low enough (kShortRowAtOnceMaxBandwidthPerSm) take the slice kernel, a block per row.
+//     exactly 8 KB or 16 KB and f32 rows of exactly one slice take the slice kernel, a block per row.
 //   - inner > 1 sums columns: threads run along inner (coalesced, one pack of columns each) and a
 //     block's rows of threads split the reduced axis, combined through shared memory. Too few
 //     columns to fill the device split the reduced axis across blocks as well, through workspace
@@ -86,8 +85,7 @@ constexpr int kRowAtOnceLoads = 2;         // ... its 16-byte loads per thread..
 constexpr int kRowAtOnceMinBlocks = 4;     // ... and its resident blocks per SM
 constexpr int kShortRowAtOnceThreads = 256;  // "Rows of a quarter slice": threads of an 8 KB row's block...
 constexpr int kShortRowAtOnceLoads = 2;      // ... its 16-byte loads per thread...
-constexpr int kShortRowAtOnceMinBlocks = 8;  // ... its resident blocks per SM...
-constexpr double kShortRowAtOnceMaxBandwidthPerSm = 28e9;  // ... on devices of at most this memory bandwidth per SM (B/s)
+constexpr int kShortRowAtOnceMinBlocks = 8;  // ... and its resident blocks per SM
 constexpr int64_t kSliceMinWaves = 8;      // "Whole sums in slices": fewest waves of its blocks a whole sum takes
 constexpr int kAtOnceMinThreads = 128;     // "Partials at once": fewest threads of the block that adds a whole sum's partials...
 constexpr int kAtOnceThreads = 1024;       // ... and most
@@ -635,10 +633,9 @@ oprt_status_t launch_rows_as_slices(const In *x, Out *y, int64_t rows, int64_t l
 }
 
 // Rows of more than kWarpRowMaxPacks packs (or fewer rows than a warp each would keep busy): a block
-// each. f32 rows of exactly one slice and rows of exactly 16 KB (or 8 KB, by the memory) take sum_slices in
-// a shape that holds the whole row (launch_rows_as_slices); other rows are streamed where the row fills at
-// least a slice, so that every thread has all its packs to load (notes: "Streamed rows"); else kBlock threads
-// from row_block_threads.
+// each. f32 rows of exactly one slice and rows of exactly 16 KB or 8 KB take sum_slices in a shape that holds
+// the whole row (launch_rows_as_slices); other rows are streamed where the row fills at least a slice, so that
+// every thread has all its packs to load (notes: "Streamed rows"); else kBlock threads from row_block_threads.
 template <class Load, class In, class Out>
 oprt_status_t launch_long_rows(const In *x, Out *y, int64_t rows, int64_t length, oprt_stream_t stream) {
   const int64_t packs = ceil_div(length, kPackSize<In>);
@@ -655,15 +652,10 @@ oprt_status_t launch_long_rows(const In *x, Out *y, int64_t rows, int64_t length
         return launch_rows_as_slices<kRowAtOnceThreads, kRowAtOnceLoads, kRowAtOnceMinBlocks, Load>(
             x, y, rows, length, stream);
       }
-      // Rows of 8 KB, likewise, where the memory is slow enough per SM that these blocks' loads keep up with
-      // it; faster memory takes the row blocks below, more loads in flight (notes: "Rows of a quarter slice").
+      // Rows of 8 KB, likewise (notes: "Rows of a quarter slice").
       if (length == kShortRowAtOnceValues<In>) {
-        DeviceLimits limits = {};
-        OPRT_RETURN_IF_ERROR(device_limits(&limits));
-        if (limits.memory_bandwidth_per_sm() <= kShortRowAtOnceMaxBandwidthPerSm) {
-          return launch_rows_as_slices<kShortRowAtOnceThreads, kShortRowAtOnceLoads, kShortRowAtOnceMinBlocks, Load>(
-              x, y, rows, length, stream);
-        }
+        return launch_rows_as_slices<kShortRowAtOnceThreads, kShortRowAtOnceLoads, kShortRowAtOnceMinBlocks, Load>(
+            x, y, rows, length, stream);
       }
     }
     if (streamable(x, length) && packs >= kThreads * kStreamUnroll) {

@@ -18,13 +18,10 @@ enum cudaDeviceAttr {
   cudaDevAttrMaxSharedMemoryPerBlock,
   cudaDevAttrWarpSize,
   cudaDevAttrMaxThreadsPerMultiProcessor,
-  cudaDevAttrMemoryClockRate,
-  cudaDevAttrGlobalMemoryBusWidth,
 };
 inline cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attribute, int) {
   using A = oprt_simt::Attribute;
-  static constexpr A kMap[] = {A::kSmCount,         A::kMaxSharedOptin,   A::kMaxShared,    A::kWarpSize,
-                               A::kMaxThreadsPerSm, A::kMemoryClockKhz, A::kMemoryBusBits};
+  static constexpr A kMap[] = {A::kSmCount, A::kMaxSharedOptin, A::kMaxShared, A::kWarpSize, A::kMaxThreadsPerSm};
   *value = oprt_simt::attribute(kMap[attribute]);
   return cudaSuccess;
 }

@@ -18,13 +18,10 @@ enum mcDeviceAttribute_t {
   mcDeviceAttributeMaxSharedMemoryPerBlock,
   mcDeviceAttributeWarpSize,
   mcDeviceAttributeMaxThreadsPerMultiProcessor,
-  mcDeviceAttributeMemoryClockRate,
-  mcDeviceAttributeMemoryBusWidth,
 };
 inline mcError_t mcDeviceGetAttribute(int *value, mcDeviceAttribute_t attribute, int) {
   using A = oprt_simt::Attribute;
-  static constexpr A kMap[] = {A::kSmCount,         A::kMaxSharedOptin,   A::kMaxShared,    A::kWarpSize,
-                               A::kMaxThreadsPerSm, A::kMemoryClockKhz, A::kMemoryBusBits};
+  static constexpr A kMap[] = {A::kSmCount, A::kMaxSharedOptin, A::kMaxShared, A::kWarpSize, A::kMaxThreadsPerSm};
   *value = oprt_simt::attribute(kMap[attribute]);
   return mcSuccess;
 }

@@ -1,6 +1,6 @@
 // The emulated device behind the SIMT emulator's runtime headers (test-only): device memory is host
 // memory, work runs when launched, and the device answers queries from oprt_simt::device(), which a
-// test may change (e.g. fewer SMs for smaller grids, a faster memory clock for other tiers).
+// test may change (e.g. fewer SMs for smaller grids).
 #ifndef OPRT_SIMT_RUNTIME_H_
 #define OPRT_SIMT_RUNTIME_H_
 
@@ -13,8 +13,7 @@
 namespace oprt_simt {
 
 // Shaped like a MetaX C500 (104 APs, 64 KiB of shared memory per block) so that the kernels pick the
-// tiers they would pick there; OPRT_SIMT_SM_COUNT overrides the count (e.g. 4 to make grids small),
-// OPRT_SIMT_MEMORY_CLOCK_KHZ the memory clock (tiers keyed on memory bandwidth per SM).
+// tiers they would pick there; OPRT_SIMT_SM_COUNT overrides the count (e.g. 4 to make grids small).
 struct Device {
   const char *name = "SIMT emulator (C500-shaped, 64-lane warps)";
   int sm_count = 104;
@@ -22,30 +21,18 @@ struct Device {
   int max_shared_bytes_per_block = 64 * 1024;
   int blocks_per_sm = 2;  // what occupancy queries answer
   int max_threads_per_sm = 2048;
-  int memory_clock_khz = 1800000;  // HBM2e of about 1.8 TB/s
-  int memory_bus_bits = 4096;
 };
 
 inline Device &device() {
   static Device d = [] {
     Device result;
     if (const char *count = std::getenv("OPRT_SIMT_SM_COUNT")) result.sm_count = std::max(1, std::atoi(count));
-    if (const char *khz = std::getenv("OPRT_SIMT_MEMORY_CLOCK_KHZ")) result.memory_clock_khz = std::atoi(khz);
     return result;
   }();
   return d;
 }
 
-enum class Attribute {
-  kSmCount,
-  kMaxSharedOptin,
-  kMaxShared,
-  kWarpSize,
-  kMaxThreadsPerSm,
-  kMemoryClockKhz,
-  kMemoryBusBits,
-  kOther
-};
+enum class Attribute { kSmCount, kMaxSharedOptin, kMaxShared, kWarpSize, kMaxThreadsPerSm, kOther };
 
 inline int attribute(Attribute a) {
   switch (a) {
@@ -54,8 +41,6 @@ inline int attribute(Attribute a) {
     case Attribute::kMaxShared: return device().max_shared_bytes_per_block;
     case Attribute::kWarpSize: return kWarpSize;
     case Attribute::kMaxThreadsPerSm: return device().max_threads_per_sm;
-    case Attribute::kMemoryClockKhz: return device().memory_clock_khz;
-    case Attribute::kMemoryBusBits: return device().memory_bus_bits;
     case Attribute::kOther: return 0;
   }
   return 0;

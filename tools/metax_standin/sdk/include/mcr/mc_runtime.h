@@ -55,8 +55,6 @@ enum mcDeviceAttribute_t {
   mcDeviceAttributeMaxSharedMemoryPerBlock = cudaDevAttrMaxSharedMemoryPerBlock,
   mcDeviceAttributeWarpSize = cudaDevAttrWarpSize,
   mcDeviceAttributeClockRate = cudaDevAttrClockRate,
-  mcDeviceAttributeMemoryClockRate = cudaDevAttrMemoryClockRate,
-  mcDeviceAttributeMemoryBusWidth = cudaDevAttrGlobalMemoryBusWidth,
   mcDeviceAttributeMultiProcessorCount = cudaDevAttrMultiProcessorCount,
   mcDeviceAttributeComputeMode = cudaDevAttrComputeMode,
   mcDeviceAttributeMaxThreadsPerMultiProcessor = cudaDevAttrMaxThreadsPerMultiProcessor,
