@@ -19,19 +19,19 @@ SLICES = [(512, 1, 4), (256, 2, 8), (256, 2, 4), (128, 4, 16), (128, 4, 8), (64,
 SHAPES = [(4096, 4096, "float16"), (4096, 4096, "bfloat16"), (4096, 2048, "float32")]
 
 
-def candidates(module, dt, x, rows, cols):
+def candidates(module, dt, x, rows, cols, row_blocks=ROW_BLOCKS, slices=SLICES, loads=LOADS):
     """name -> a call of one candidate on x, and name -> the sums it writes (its own output each)."""
     import torch
 
     fns, outs = {}, {}
-    for load, mangled_load in LOADS.items():
-        for b in ROW_BLOCKS:
+    for load, mangled_load in loads.items():
+        for b in row_blocks:
             name = "row block %d, %s" % (b, load)
             k = module.kernel("_ZN4oprt3gpu17reduce_sum_detail17sum_rows_by_blockI%s%sLi%dELb0ENS0_%sEEEvPKT_PT0_lll"
                               % (MANGLED[dt], OUT_MANGLED[dt], b, mangled_load))
             y = outs[name] = torch.empty(rows, device="cuda", dtype=x.dtype)
             fns[name] = lambda k=k, b=b, y=y: k.launch(rows, b, x, y, rows, cols, 1)
-        for b, n, m in SLICES:
+        for b, n, m in slices:
             name = "slice %d x %d, %d/SM, %s" % (b, n, m, load)
             k = module.kernel("_ZN4oprt3gpu17reduce_sum_detail10sum_slicesI%sNS0_%sELi%dELi%dELi%dE%sEEvPKT_PT4_l"
                               % (MANGLED[dt], mangled_load, b, n, m, OUT_MANGLED[dt]))
@@ -40,22 +40,24 @@ def candidates(module, dt, x, rows, cols):
     return fns, outs
 
 
-def main(rounds=3):
+def main(rounds=3, name="reduce_rows8k", shapes=SHAPES, **shape_of_candidates):
+    """Each shape's candidates (candidates() with shape_of_candidates) and torch.compile, interleaved; saved as
+    the lab `name` (its cubin, its JSON)."""
     import torch
 
-    module = lab.load("reduce_rows8k")
+    module = lab.load(name)
     rows_out = []
-    for rows, cols, dt in SHAPES:
+    for rows, cols, dt in shapes:
         label = "%dx%d axis=-1" % (rows, cols)
         x = torch.randn(rows, cols, device="cuda").to(getattr(torch, dt))
-        fns, outs = candidates(module, dt, x, rows, cols)
+        fns, outs = candidates(module, dt, x, rows, cols, **shape_of_candidates)
         torch._dynamo.reset()
         compiled = torch.compile(lambda t: t.sum(-1), dynamic=False, fullgraph=True)
         fns["torch.compile"] = lambda: compiled(x)
         lab.check_sums(label, dt, fns, outs, x.double().sum(-1), cols)  # every candidate before any is timed
         rows_out += lab.time_interleaved(fns, rounds, {"shape": label, "dtype": dt},
                                          x.numel() * x.element_size() + rows * x.element_size(), "%s %s" % (label, dt))
-        lab.save("reduce_rows8k", rows_out)
+        lab.save(name, rows_out)
 
 
 if __name__ == "__main__":
