@@ -425,14 +425,17 @@ __global__ void __launch_bounds__(kBlockThreads, kMinBlocks) sum_slices(const T 
   if (threadIdx.x == 0) partials[blockIdx.x] = convert<Out>(sum);
 }
 
-// y[0] = sum of x[0, length) (16-byte aligned) by one block of kBlockThreads whose threads load all their
-// kPacks packs (thread + u * kBlockThreads, up to the whole packs) before the first add, then the last
-// length % P values: the second pass of a whole sum, its partials in flight at once (notes: "Partials at once").
+// y[r] = sum of row r, x[r * length, (r + 1) * length) (16-byte aligned), by block r of kBlockThreads whose
+// threads load all their kPacks packs (thread + u * kBlockThreads, up to the whole packs) before the first add,
+// then the last length % P values: in one block, the second pass of a whole sum, its partials in flight at once
+// (notes: "Partials at once"). Rows after the first start aligned only when length is whole packs.
 template <class In, class Out, int kBlockThreads, int kPacks, class Load>
 __global__ void __launch_bounds__(kBlockThreads) sum_row_at_once(const In *x, Out *y, int length) {
   using C = ComputeType<In>;
   constexpr int P = kPackSize<In>;
   const Load load{};
+  x += static_cast<int64_t>(blockIdx.x) * length;
+  y += blockIdx.x;
   const int packs = length / P, thread = static_cast<int>(threadIdx.x);
   using Vec = Pack<In, P>;
   Vec v[kPacks];
