@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The next lease's first call, written in session 32 and NOT RUN (its device time ran out): main's wheel from
 # 4e1aba4 on (8 KB rows always 256 x 2 slices; copy it to dist/final): its 8 KB-row kernel by oprt.explain,
-# reduce_sum's tests on nvidia, compute-sanitizer over the 8 KB rows; then lab reduce_rows16k, two rounds (run
-# bench/lab/build.sh reduce_rows16k.cu first). From a checkout, device tool carry: dist/final, bench/lab/build.
+# reduce_sum's tests on nvidia, compute-sanitizer over the 8 KB rows; then labs reduce_rows16k and reduce_rows_any,
+# two rounds each (run bench/lab/build.sh reduce_rows16k.cu reduce_rows_any.cu first). From a checkout, device
+# tool carry: dist/final, bench/lab/build. At most 8 files come back: this call leaves 5.
 export OUT=$1
 nvidia-smi --query-gpu=name,clocks.max.mem --format=csv,noheader
 rm -rf /tmp/oprt-site && python3 -m pip install -q --no-index --no-deps --target /tmp/oprt-site dist/final/*.whl
@@ -20,3 +21,5 @@ done
 tar czf $OUT/sanitize-rows8k.tgz -C $OUT san-memcheck.log san-racecheck.log san-synccheck.log && rm -f $OUT/san-*.log
 (cd bench/lab && timeout 110 python3 reduce_rows16k.py 2 > $OUT/lab-reduce_rows16k.log 2>&1; echo "lab exit $?")
 grep -E "p50" $OUT/lab-reduce_rows16k.log | sed 's/  */ /g' | cut -c1-140
+(cd bench/lab && timeout 110 python3 reduce_rows_any.py 2 > $OUT/lab-reduce_rows_any.log 2>&1; echo "lab exit $?")
+grep -E "p50" $OUT/lab-reduce_rows_any.log | sed 's/  */ /g' | cut -c1-140

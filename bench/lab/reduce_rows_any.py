@@ -1,0 +1,67 @@
+"""Lab reduce_rows_any: rows of 6 to 12 KB of lengths other than a slice's (reduce_rows_any.cu) in today's row
+blocks and in sum_row_at_once, a block per row of B threads x K packs loaded at once (masked to the row), timed
+interleaved with torch.compile as reduce_rows8k.py times the 8 KB rows; the exact 8 KB rows (today's sum_slices)
+are the control for what the masking costs.
+
+    python3 reduce_rows_any.py [rounds]    # on the GPU machine, after bench/lab/build.sh reduce_rows_any.cu
+"""
+import sys
+
+import numpy as np
+
+import lab
+from reduce_rows8k import MANGLED, OUT_MANGLED
+
+EVICT_FIRST = "14EvictFirstLoad"
+# 4096 rows of 384, 512, 640 and 768 packs, f16 and f32.
+SHAPES = [(4096, 8 * p, "float16") for p in (384, 512, 640, 768)] + [(4096, 4 * p, "float32") for p in (384, 640, 768)]
+AT_ONCE_THREADS = [128, 256, 512]
+
+
+def candidates(module, dt, x, rows, cols):
+    """name -> a call of one candidate on x, and name -> the sums it writes (its own output each)."""
+    import torch
+
+    packs = cols // (16 // x.element_size())
+    fns, outs = {}, {}
+
+    def add(name, kernel, block, *args):
+        k = module.kernel(kernel)
+        y = outs[name] = torch.empty(rows, device="cuda", dtype=x.dtype)
+        fns[name] = lambda: k.launch(rows, block, x, y, *args)
+
+    today = 64 if packs <= 64 * 8 else 128  # row_block_threads: about kRowBlockPacks = 8 packs a thread
+    for b in (64, 128):
+        add("row block %d%s" % (b, " (today)" if b == today and packs != 512 else ""),
+            "_ZN4oprt3gpu17reduce_sum_detail17sum_rows_by_blockI%s%sLi%dELb0ENS0_%sEEEvPKT_PT0_lll"
+            % (MANGLED[dt], OUT_MANGLED[dt], b, EVICT_FIRST), b, rows, cols, 1)
+    for b in AT_ONCE_THREADS:
+        k = -(-packs // b)
+        add("at once %d x %d" % (b, k), "_ZN4oprt3gpu17reduce_sum_detail15sum_row_at_onceI%s%sLi%dELi%dENS0_%sEEEvPKT_PT0_i"
+            % (MANGLED[dt], OUT_MANGLED[dt], b, k, EVICT_FIRST), b, np.int32(cols))
+    if packs == 512 and dt == "float16":
+        add("slice 256 x 2, 8/SM (today)", "_ZN4oprt3gpu17reduce_sum_detail10sum_slicesI%sNS0_%sELi256ELi2ELi8E%sEEvPKT_PT4_l"
+            % (MANGLED[dt], EVICT_FIRST, OUT_MANGLED[dt]), 256, rows * cols)
+    return fns, outs
+
+
+def main(rounds=3):
+    import torch
+
+    module = lab.load("reduce_rows_any")
+    rows_out = []
+    for rows, cols, dt in SHAPES:
+        label = "%dx%d axis=-1" % (rows, cols)
+        x = torch.randn(rows, cols, device="cuda").to(getattr(torch, dt))
+        fns, outs = candidates(module, dt, x, rows, cols)
+        torch._dynamo.reset()
+        compiled = torch.compile(lambda t: t.sum(-1), dynamic=False, fullgraph=True)
+        fns["torch.compile"] = lambda: compiled(x)
+        lab.check_sums(label, dt, fns, outs, x.double().sum(-1), cols)  # every candidate before any is timed
+        rows_out += lab.time_interleaved(fns, rounds, {"shape": label, "dtype": dt},
+                                         x.numel() * x.element_size() + rows * x.element_size(), "%s %s" % (label, dt))
+        lab.save("reduce_rows_any", rows_out)
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 3)
