@@ -40,9 +40,9 @@ def candidates(module, dt, x, rows, cols, row_blocks=ROW_BLOCKS, slices=SLICES, 
     return fns, outs
 
 
-def main(rounds=3, name="reduce_rows8k", shapes=SHAPES, **shape_of_candidates):
-    """Each shape's candidates (candidates() with shape_of_candidates) and torch.compile, interleaved; saved as
-    the lab `name` (its cubin, its JSON)."""
+def main(rounds=3, name="reduce_rows8k", shapes=SHAPES, make_candidates=candidates, **shape_of_candidates):
+    """Each shape's candidates (make_candidates(module, dtype, x, rows, cols, **shape_of_candidates)) and
+    torch.compile, interleaved; saved as the lab `name` (its cubin, its JSON)."""
     import torch
 
     module = lab.load(name)
@@ -50,7 +50,7 @@ def main(rounds=3, name="reduce_rows8k", shapes=SHAPES, **shape_of_candidates):
     for rows, cols, dt in shapes:
         label = "%dx%d axis=-1" % (rows, cols)
         x = torch.randn(rows, cols, device="cuda").to(getattr(torch, dt))
-        fns, outs = candidates(module, dt, x, rows, cols, **shape_of_candidates)
+        fns, outs = make_candidates(module, dt, x, rows, cols, **shape_of_candidates)
         torch._dynamo.reset()
         compiled = torch.compile(lambda t: t.sum(-1), dynamic=False, fullgraph=True)
         fns["torch.compile"] = lambda: compiled(x)

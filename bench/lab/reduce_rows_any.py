@@ -1,7 +1,7 @@
 """Lab reduce_rows_any: rows of 6 to 12 KB of lengths other than a slice's (reduce_rows_any.cu) in today's row
 blocks and in sum_row_at_once, a block per row of B threads x K packs loaded at once (masked to the row), timed
-interleaved with torch.compile as reduce_rows8k.py times the 8 KB rows; the exact 8 KB rows (today's sum_slices)
-are the control for what the masking costs.
+interleaved with torch.compile by reduce_rows8k.py's main; the exact 8 KB rows (today's sum_slices) are the
+control for what the masking costs.
 
     python3 reduce_rows_any.py [rounds]    # on the GPU machine, after bench/lab/build.sh reduce_rows_any.cu
 """
@@ -9,7 +9,7 @@ import sys
 
 import numpy as np
 
-import lab
+import reduce_rows8k
 from reduce_rows8k import MANGLED, OUT_MANGLED
 
 EVICT_FIRST = "14EvictFirstLoad"
@@ -45,23 +45,6 @@ def candidates(module, dt, x, rows, cols):
     return fns, outs
 
 
-def main(rounds=3):
-    import torch
-
-    module = lab.load("reduce_rows_any")
-    rows_out = []
-    for rows, cols, dt in SHAPES:
-        label = "%dx%d axis=-1" % (rows, cols)
-        x = torch.randn(rows, cols, device="cuda").to(getattr(torch, dt))
-        fns, outs = candidates(module, dt, x, rows, cols)
-        torch._dynamo.reset()
-        compiled = torch.compile(lambda t: t.sum(-1), dynamic=False, fullgraph=True)
-        fns["torch.compile"] = lambda: compiled(x)
-        lab.check_sums(label, dt, fns, outs, x.double().sum(-1), cols)  # every candidate before any is timed
-        rows_out += lab.time_interleaved(fns, rounds, {"shape": label, "dtype": dt},
-                                         x.numel() * x.element_size() + rows * x.element_size(), "%s %s" % (label, dt))
-        lab.save("reduce_rows_any", rows_out)
-
-
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 3)
+    reduce_rows8k.main(int(sys.argv[1]) if len(sys.argv) > 1 else 3, name="reduce_rows_any", shapes=SHAPES,
+                       make_candidates=candidates)
