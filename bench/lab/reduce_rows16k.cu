@@ -1,7 +1,7 @@
 // Lab reduce_rows16k: the library's own kernels on rows of 16 KB (f32 4096 x 4096, half 8192 x 8192), the rows
-// torch.compile ties on the H200 (0.99-1.01x) with its own 512-thread shape, which is also today's
-// (kRowAtOnceThreads x kRowAtOnceLoads, 4 blocks per SM; bench/notes/reduce-sum-tuning.md, "Rows of half a slice").
-// The 8 KB rows went from ties to leads on a change of block shape and blocks per SM ("Rows of a quarter slice");
+// torch.compile ties on the H200 (0.99-1.01x) against today's 512 x 2 slices at 4 blocks per SM
+// (kRowAtOnceThreads x kRowAtOnceLoads; bench/notes/reduce-sum-tuning.md, "Rows of one slice, and of half a slice").
+// The 8 KB rows gained 5% on both cards from a change of block shape and blocks per SM ("Rows of a quarter slice");
 // this asks the same of 16 KB. Run by reduce_rows16k.py; every kernel is an instantiation of
 // ops/reduce_sum/nvidia/kernel.cuh, no copy:
 //   sum_rows_by_block<T, T, B, false, Load>       the block-per-row kernel, B threads a row
