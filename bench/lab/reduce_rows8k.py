@@ -19,6 +19,18 @@ SLICES = [(512, 1, 4), (256, 2, 8), (256, 2, 4), (128, 4, 16), (128, 4, 8), (64,
 SHAPES = [(4096, 4096, "float16"), (4096, 4096, "bfloat16"), (4096, 2048, "float32")]
 
 
+def row_block_kernel(dt, threads, mangled_load):
+    """The mangled name of sum_rows_by_block<T, T, threads, false, Load> (reduce_rows*.cu instantiate it)."""
+    return ("_ZN4oprt3gpu17reduce_sum_detail17sum_rows_by_blockI%s%sLi%dELb0ENS0_%sEEEvPKT_PT0_lll"
+            % (MANGLED[dt], OUT_MANGLED[dt], threads, mangled_load))
+
+
+def slice_kernel(dt, threads, loads, min_blocks, mangled_load):
+    """The mangled name of sum_slices<T, Load, threads, loads, min_blocks, T>."""
+    return ("_ZN4oprt3gpu17reduce_sum_detail10sum_slicesI%sNS0_%sELi%dELi%dELi%dE%sEEvPKT_PT4_l"
+            % (MANGLED[dt], mangled_load, threads, loads, min_blocks, OUT_MANGLED[dt]))
+
+
 def candidates(module, dt, x, rows, cols, row_blocks=ROW_BLOCKS, slices=SLICES, loads=LOADS):
     """name -> a call of one candidate on x, and name -> the sums it writes (its own output each)."""
     import torch
@@ -27,14 +39,12 @@ def candidates(module, dt, x, rows, cols, row_blocks=ROW_BLOCKS, slices=SLICES, 
     for load, mangled_load in loads.items():
         for b in row_blocks:
             name = "row block %d, %s" % (b, load)
-            k = module.kernel("_ZN4oprt3gpu17reduce_sum_detail17sum_rows_by_blockI%s%sLi%dELb0ENS0_%sEEEvPKT_PT0_lll"
-                              % (MANGLED[dt], OUT_MANGLED[dt], b, mangled_load))
+            k = module.kernel(row_block_kernel(dt, b, mangled_load))
             y = outs[name] = torch.empty(rows, device="cuda", dtype=x.dtype)
             fns[name] = lambda k=k, b=b, y=y: k.launch(rows, b, x, y, rows, cols, 1)
         for b, n, m in slices:
             name = "slice %d x %d, %d/SM, %s" % (b, n, m, load)
-            k = module.kernel("_ZN4oprt3gpu17reduce_sum_detail10sum_slicesI%sNS0_%sELi%dELi%dELi%dE%sEEvPKT_PT4_l"
-                              % (MANGLED[dt], mangled_load, b, n, m, OUT_MANGLED[dt]))
+            k = module.kernel(slice_kernel(dt, b, n, m, mangled_load))
             y = outs[name] = torch.empty(rows, device="cuda", dtype=x.dtype)
             fns[name] = lambda k=k, b=b, y=y: k.launch(rows, b, x, y, rows * cols)
     return fns, outs

@@ -12,7 +12,7 @@ import numpy as np
 import reduce_rows8k
 from reduce_rows8k import MANGLED, OUT_MANGLED
 
-EVICT_FIRST = "14EvictFirstLoad"
+EVICT_FIRST = reduce_rows8k.LOADS["evict-first"]
 # 4096 rows of 384, 512, 640 and 768 packs, f16 and f32.
 SHAPES = [(4096, 8 * p, "float16") for p in (384, 512, 640, 768)] + [(4096, 4 * p, "float32") for p in (384, 640, 768)]
 AT_ONCE_THREADS = [128, 256, 512]
@@ -33,15 +33,13 @@ def candidates(module, dt, x, rows, cols):
     today = 64 if packs <= 64 * 8 else 128  # row_block_threads: about kRowBlockPacks = 8 packs a thread
     for b in (64, 128):
         add("row block %d%s" % (b, " (today)" if b == today and packs != 512 else ""),
-            "_ZN4oprt3gpu17reduce_sum_detail17sum_rows_by_blockI%s%sLi%dELb0ENS0_%sEEEvPKT_PT0_lll"
-            % (MANGLED[dt], OUT_MANGLED[dt], b, EVICT_FIRST), b, rows, cols, 1)
+            reduce_rows8k.row_block_kernel(dt, b, EVICT_FIRST), b, rows, cols, 1)
     for b in AT_ONCE_THREADS:
         k = -(-packs // b)
         add("at once %d x %d" % (b, k), "_ZN4oprt3gpu17reduce_sum_detail15sum_row_at_onceI%s%sLi%dELi%dENS0_%sEEEvPKT_PT0_i"
             % (MANGLED[dt], OUT_MANGLED[dt], b, k, EVICT_FIRST), b, np.int32(cols))
     if packs == 512 and dt == "float16":
-        add("slice 256 x 2, 8/SM (today)", "_ZN4oprt3gpu17reduce_sum_detail10sum_slicesI%sNS0_%sELi256ELi2ELi8E%sEEvPKT_PT4_l"
-            % (MANGLED[dt], EVICT_FIRST, OUT_MANGLED[dt]), 256, rows * cols)
+        add("slice 256 x 2, 8/SM (today)", reduce_rows8k.slice_kernel(dt, 256, 2, 8, EVICT_FIRST), 256, rows * cols)
     return fns, outs
 
 
