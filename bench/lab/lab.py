@@ -214,7 +214,8 @@ def save(name: str, rows: list, extra: dict = None):
         "machine": {"gpu": torch.cuda.get_device_name(), "host": platform.node()},
         "versions": {"torch": torch.__version__, "cuda": torch.version.cuda},
         "method": "CUPTI device time via torch.profiler (operator_runtime.benchmark.DeviceTimer), 256 MB L2 flush "
-                  "before each call; peer numbers are the p50s recorded in bench/results/h200-peers.json",
+                  "before each call; a peer is timed in the same rounds where it is a row's variant (time_interleaved: "
+                  "compile_over_it), else its p50 is the one recorded in bench/results/h200-peers.json (best_peer)",
         "rows": rows,
     }
     report.update(extra or {})

@@ -1,5 +1,5 @@
-// Lab reduce_rows_any: rows of 6 to 12 KB that are not a slice's exact length (half 3072 / 5120 / 6144 and f32
-// 1536 / 2560 / 3072 values: 384, 640, 768 packs), which take the 64- or 128-thread row blocks today
+// Lab reduce_rows_any: rows of 5 to 15 KB that are not a slice's exact length (half 2560 to 7680 and f32
+// 1280 to 3072 values: 320 to 960 packs), which took the 64- or 128-thread row blocks until session 33
 // (row_block_threads), where rows of exactly 8 KB went 4-5% faster (H100, H200) as a block of 256 threads with
 // every load in flight ("Rows of a quarter slice"). Asks whether a block per row that loads all of a row at once,
 // masked to its length, does the same for any length: sum_row_at_once in rows (block r sums row r). Run by
@@ -16,10 +16,11 @@ using oprt::gpu::EvictFirstLoad;
   template __global__ void rs::sum_rows_by_block<T, T, B, false, EvictFirstLoad>(const T *, T *, int64_t, int64_t, int64_t);
 #define AT_ONCE(T, B, K) template __global__ void rs::sum_row_at_once<T, T, B, K, EvictFirstLoad>(const T *, T *, int);
 
-// K = ceil(packs / B) for 384, 512, 640 and 768 packs.
+// K = ceil(packs / B) for 320 to 960 packs.
 #define ROWS_ANY(T)                                                                                              \
   ROW_BLOCK(T, 64) ROW_BLOCK(T, 128) AT_ONCE(T, 128, 3) AT_ONCE(T, 128, 4) AT_ONCE(T, 128, 5) AT_ONCE(T, 128, 6) \
-  AT_ONCE(T, 256, 2) AT_ONCE(T, 256, 3) AT_ONCE(T, 512, 1) AT_ONCE(T, 512, 2)                                   \
+  AT_ONCE(T, 128, 8) AT_ONCE(T, 256, 2) AT_ONCE(T, 256, 3) AT_ONCE(T, 256, 4) AT_ONCE(T, 512, 1)               \
+  AT_ONCE(T, 512, 2)                                                                                             \
   template __global__ void rs::sum_slices<T, EvictFirstLoad, 256, 2, 8, T>(const T *, T *, int64_t);
 ROWS_ANY(__half)
 ROWS_ANY(float)

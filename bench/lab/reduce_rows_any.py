@@ -1,7 +1,7 @@
-"""Lab reduce_rows_any: rows of 6 to 12 KB of lengths other than a slice's (reduce_rows_any.cu) in today's row
-blocks and in sum_row_at_once, a block per row of B threads x K packs loaded at once (masked to the row), timed
-interleaved with torch.compile by reduce_rows8k.py's main; the exact 8 KB rows (today's sum_slices) are the
-control for what the masking costs.
+"""Lab reduce_rows_any: rows of 5 to 15 KB of lengths other than a slice's (reduce_rows_any.cu) in the row
+blocks they took until session 33 and in sum_row_at_once, a block per row of B threads x K packs loaded at once
+(masked to the row; today's tier), timed interleaved with torch.compile by reduce_rows8k.py's main; the exact
+8 KB rows (today's sum_slices) are the control for what the masking costs.
 
     python3 reduce_rows_any.py [rounds]    # on the GPU machine, after bench/lab/build.sh reduce_rows_any.cu
 """
@@ -13,8 +13,9 @@ import reduce_rows8k
 from reduce_rows8k import MANGLED, OUT_MANGLED
 
 EVICT_FIRST = reduce_rows8k.LOADS["evict-first"]
-# 4096 rows of 384, 512, 640 and 768 packs, f16 and f32.
-SHAPES = [(4096, 8 * p, "float16") for p in (384, 512, 640, 768)] + [(4096, 4 * p, "float32") for p in (384, 640, 768)]
+# 4096 rows of 320 to 960 packs (512: the exact 8 KB rows), f16 and f32.
+SHAPES = ([(4096, 8 * p, "float16") for p in (320, 384, 512, 640, 768, 960)]
+          + [(4096, 4 * p, "float32") for p in (320, 384, 640, 768)])
 AT_ONCE_THREADS = [128, 256, 512]
 
 
@@ -30,13 +31,14 @@ def candidates(module, dt, x, rows, cols):
         y = outs[name] = torch.empty(rows, device="cuda", dtype=x.dtype)
         fns[name] = lambda: k.launch(rows, block, x, y, *args)
 
-    today = 64 if packs <= 64 * 8 else 128  # row_block_threads: about kRowBlockPacks = 8 packs a thread
+    before = 64 if packs <= 64 * 8 else 128  # row_block_threads: about kRowBlockPacks = 8 packs a thread
     for b in (64, 128):
-        add("row block %d%s" % (b, " (today)" if b == today and packs != 512 else ""),
+        add("row block %d%s" % (b, " (session 32)" if b == before and packs != 512 else ""),
             reduce_rows8k.row_block_kernel(dt, b, EVICT_FIRST), b, rows, cols, 1)
+    today = 256 if packs <= 512 else 512  # launch_long_rows since session 33: two packs a thread
     for b in AT_ONCE_THREADS:
         k = -(-packs // b)
-        add("at once %d x %d" % (b, k), "_ZN4oprt3gpu17reduce_sum_detail15sum_row_at_onceI%s%sLi%dELi%dENS0_%sEEEvPKT_PT0_i"
+        add("at once %d x %d%s" % (b, k, " (today)" if b == today and packs != 512 else ""), "_ZN4oprt3gpu17reduce_sum_detail15sum_row_at_onceI%s%sLi%dELi%dENS0_%sEEEvPKT_PT0_i"
             % (MANGLED[dt], OUT_MANGLED[dt], b, k, EVICT_FIRST), b, np.int32(cols))
     if packs == 512 and dt == "float16":
         add("slice 256 x 2, 8/SM (today)", reduce_rows8k.slice_kernel(dt, 256, 2, 8, EVICT_FIRST), 256, rows * cols)

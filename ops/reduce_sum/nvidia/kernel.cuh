@@ -25,7 +25,8 @@
 //     block each. A thread of these loads its next kStreamUnroll packs, of the same row or of its next
 //     one, before it sums the current ones. Half rows of 256 and 512 columns among them take the tile
 //     kernel instead: a group of 8 or 16 lanes per row, every size a compile-time constant, no loop; rows of
-//     exactly 8 KB or 16 KB and f32 rows of exactly one slice take the slice kernel, a block per row.
+//     exactly 8 KB or 16 KB and f32 rows of exactly one slice take the slice kernel, a block per row, and
+//     other rows past a warp's and up to 16 KB the same blocks masked to the row (sum_row_at_once).
 //   - inner > 1 sums columns: threads run along inner (coalesced, one pack of columns each) and a
 //     block's rows of threads split the reduced axis, combined through shared memory. Too few
 //     columns to fill the device split the reduced axis across blocks as well, through workspace
@@ -635,10 +636,21 @@ oprt_status_t launch_rows_as_slices(const In *x, Out *y, int64_t rows, int64_t l
   return check_launch("sum_slices (a block per row of one slice)", blocks, kBlockThreads, 0);
 }
 
+// y[r] = sum of row r, rows (at most kMaxGridBlocks) of at most kBlockThreads x kLoads whole packs, a block
+// each, every load in flight before the first add and masked to the row: sum_row_at_once.
+template <int kBlockThreads, int kLoads, class Load, class In, class Out>
+oprt_status_t launch_rows_at_once(const In *x, Out *y, int64_t rows, int64_t length, oprt_stream_t stream) {
+  constexpr auto kernel = sum_row_at_once<In, Out, kBlockThreads, kLoads, Load>;
+  const unsigned blocks = block_per_task(rows);
+  kernel<<<blocks, kBlockThreads, 0, to_stream(stream)>>>(x, y, static_cast<int>(length));
+  return check_launch("sum_row_at_once (a block per row)", blocks, kBlockThreads, 0);
+}
+
 // Rows of more than kWarpRowMaxPacks packs (or fewer rows than a warp each would keep busy): a block
 // each. f32 rows of exactly one slice and rows of exactly 16 KB or 8 KB take sum_slices in a shape that holds
-// the whole row (launch_rows_as_slices); other rows are streamed where the row fills at least a slice, so that
-// every thread has all its packs to load (notes: "Streamed rows"); else kBlock threads from row_block_threads.
+// the whole row (launch_rows_as_slices), other aligned rows of up to 16 KB the same shapes masked to the row
+// (launch_rows_at_once); longer rows are streamed where the row fills at least a slice, so that every thread
+// has all its packs to load (notes: "Streamed rows"); else kBlock threads from row_block_threads.
 template <class Load, class In, class Out>
 oprt_status_t launch_long_rows(const In *x, Out *y, int64_t rows, int64_t length, oprt_stream_t stream) {
   const int64_t packs = ceil_div(length, kPackSize<In>);
@@ -659,6 +671,14 @@ oprt_status_t launch_long_rows(const In *x, Out *y, int64_t rows, int64_t length
       if (length == kShortRowAtOnceValues<In>) {
         return launch_rows_as_slices<kShortRowAtOnceThreads, kShortRowAtOnceLoads, kShortRowAtOnceMinBlocks, Load>(
             x, y, rows, length, stream);
+      }
+      // Rows of other lengths past a warp's and up to 16 KB: the 8 KB or the 16 KB rows' block, masked to the
+      // row (notes: "Rows of any length at once").
+      if (packs > kWarpRowMaxPacks && packs <= int64_t{kShortRowAtOnceThreads} * kShortRowAtOnceLoads) {
+        return launch_rows_at_once<kShortRowAtOnceThreads, kShortRowAtOnceLoads, Load>(x, y, rows, length, stream);
+      }
+      if (packs > kWarpRowMaxPacks && packs <= int64_t{kRowAtOnceThreads} * kRowAtOnceLoads) {
+        return launch_rows_at_once<kRowAtOnceThreads, kRowAtOnceLoads, Load>(x, y, rows, length, stream);
       }
     }
     if (streamable(x, length) && packs >= kThreads * kStreamUnroll) {
