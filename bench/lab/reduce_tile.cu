@@ -1,10 +1,11 @@
-// Lab reduce_tile: half-type row sums of 256 and 512 columns (16384x256, 8192x512), where torch.compile's
-// persistent reduction (4096 one-warp blocks, a few rows per warp, a pack of each row per lane) leads the
-// library's streamed group kernel by 3-5%. Candidates: a "tile" kernel in the manner of softmax's tile tier:
-// every size a compile-time constant, no loop, the grid covering the rows exactly; a group of kLanes lanes takes
-// kRows rows, each lane kPacks packs of every one of them, all loads issued before the first add, the rows'
-// shuffles interleaved. bench/lab/reduce_tile.py launches them next to the library's kernel (found by its
-// mangled name) as launch_short_rows_streamed launches it.
+// Lab reduce_tile: half-type row sums of 256 and 512 columns (16384x256, 8192x512). Session 10 found a "tile"
+// kernel in the manner of softmax's tile tier ahead of the library's streamed group kernel and made it the
+// library's tier (sum_rows_in_tiles: kTileThreads threads, a row per group of 8 or 16 lanes of kStreamUnroll
+// packs); on the H100 torch.compile's persistent reduction (4096 one-warp blocks, a few rows per warp, a pack of
+// each row per lane) still leads it by 1-2%. Candidates: tile shapes, every size a compile-time constant, no loop,
+// the grid covering the rows exactly; a group of kLanes lanes takes kRows rows, each lane kPacks packs of every one
+// of them, all loads issued before the first add, the rows' shuffles interleaved. bench/lab/reduce_tile.py times
+// them interleaved with torch.compile and the library's own kernel (found by its mangled name).
 #include "ops/reduce_sum/nvidia/kernel.cuh"
 
 namespace rs = oprt::gpu::reduce_sum_detail;
@@ -14,7 +15,7 @@ using oprt::gpu::Pack;
 using oprt::gpu::shuffle_xor;
 
 #define LIBRARY_KERNEL(T, W) \
-  template __global__ void rs::sum_rows_streamed_by_group<T, W, EvictFirstLoad, 64>(const T *, T *, int64_t, int64_t, int);
+  template __global__ void rs::sum_rows_in_tiles<T, W, EvictFirstLoad>(const T *, T *, int64_t);
 LIBRARY_KERNEL(__half, 8)
 LIBRARY_KERNEL(__half, 16)
 LIBRARY_KERNEL(__nv_bfloat16, 8)

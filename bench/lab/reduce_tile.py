@@ -1,53 +1,53 @@
 """Lab reduce_tile: half-type row sums of 256 and 512 columns in "tile" kernels (reduce_tile.cu: a group of
-kLanes lanes per kRows rows, kPacks packs of each per lane, no loop) next to the library's streamed group kernel,
-launched as launch_short_rows_streamed launches it, and the best peer recorded.
+kLanes lanes per kRows rows, kPacks packs of each per lane, no loop) next to the library's tile kernel
+(sum_rows_in_tiles, launched as launch_rows_in_tiles launches it), timed interleaved with torch.compile by
+reduce_rows8k.py's main (each round one DeviceTimer.measure_many, a paired ratio to torch.compile per candidate).
 
-    python3 reduce_tile.py      # on the GPU machine, after bench/lab/build.sh reduce_tile.cu
+    python3 reduce_tile.py [rounds]    # on the GPU machine, after bench/lab/build.sh reduce_tile.cu
 """
-import lab
+import sys
 
-MANGLED = {"float16": "6__half", "bfloat16": "13__nv_bfloat16"}
+import numpy as np
+
+import reduce_rows8k
+from reduce_rows8k import MANGLED
+
 SHORT = {"float16": "f16", "bfloat16": "bf16"}
 PACK = 8
+TILE_THREADS = 128  # kTileThreads
+STREAM_UNROLL = 4  # kStreamUnroll: packs per lane of the library's tile
 TILES = [  # (lanes, packs, rows per group, block) as compiled in reduce_tile.cu
     (8, 4, 1, 64), (8, 4, 1, 128), (8, 4, 2, 64), (16, 2, 2, 32), (16, 2, 2, 64), (32, 1, 4, 32), (32, 1, 4, 64),
     (32, 1, 2, 32), (4, 8, 1, 64), (16, 4, 1, 64), (16, 4, 1, 128), (16, 4, 2, 64), (32, 2, 2, 32), (32, 2, 2, 64),
     (32, 2, 1, 32), (8, 8, 1, 64), (32, 2, 4, 32),
 ]
+SHAPES = [(rows, cols, dt) for rows, cols in ((16384, 256), (8192, 512)) for dt in ("float16", "bfloat16")]
 
 
-def main():
+def candidates(module, dt, x, rows, cols):
+    """name -> a call of one candidate on x, and name -> the sums it writes (its own output each)."""
     import torch
 
-    module = lab.load("reduce_tile")
-    rows_out = []
-    for rows, cols in ((16384, 256), (8192, 512)):
-        label = "%dx%d axis=-1" % (rows, cols)
-        packs = cols // PACK
-        for dt in ("float16", "bfloat16"):
-            x = torch.randn(rows, cols, device="cuda").to(getattr(torch, dt))
-            expected = x.double().sum(-1)
-            y = torch.empty(rows, device="cuda", dtype=x.dtype)
-            width = min(32, 1 << max(0, (-(-packs // 4) - 1).bit_length()))
-            library = module.kernel("_ZN4oprt3gpu17reduce_sum_detail26sum_rows_streamed_by_groupI%sLi%dENS0_14"
-                                    "EvictFirstLoadELi64EEEvPKT_PS5_lli" % (MANGLED[dt], width))
-            tasks = -(-rows // (64 // width))
-            rows_out.append(lab.time_compiled_sum(label, dt, lambda t: t.sum(-1), x)[0])
-            for _ in range(2):  # twice: the spread between two timings of one kernel in this run
-                row = lab.time_row_sum(label, dt, "library: streamed group W%d x %d blocks of 64" % (width, tasks),
-                                       lambda y: library.launch(tasks, 64, x, y, rows, cols, 1), y, expected, cols)
-                rows_out.append(row)
-            for lanes, per_lane, rows_per_group, block in TILES:
-                if lanes * per_lane != packs:
-                    continue
-                kernel = module.kernel("tile_l%d_k%d_r%d_b%d_%s" % (lanes, per_lane, rows_per_group, block, SHORT[dt]))
-                blocks = rows // (block // lanes * rows_per_group)
-                variant = "tile lanes %d packs %d rows %d block %d (%d blocks)" % (lanes, per_lane, rows_per_group,
-                                                                                 block, blocks)
-                rows_out.append(lab.time_row_sum(label, dt, variant, lambda y, k=kernel, b=blocks, t=block:
-                                                 k.launch(b, t, x, y, cols), y, expected, cols))
-    lab.save("reduce_tile", rows_out)
+    packs = cols // PACK
+    fns, outs = {}, {}
+
+    def add(name, kernel, blocks, block, *args):
+        y = outs[name] = torch.empty(rows, device="cuda", dtype=x.dtype)
+        fns[name] = lambda: kernel.launch(blocks, block, x, y, *args)
+
+    width = packs // STREAM_UNROLL
+    library = module.kernel("_ZN4oprt3gpu17reduce_sum_detail17sum_rows_in_tilesI%sLi%dENS0_14EvictFirstLoadEEEvPKT_PS5_l"
+                            % (MANGLED[dt], width))
+    add("library: tile W%d x 4, 128 threads (today)" % width, library, -(-rows // (TILE_THREADS // width)),
+        TILE_THREADS, rows)
+    for lanes, per_lane, rows_per_group, block in TILES:
+        if lanes * per_lane == packs:
+            kernel = module.kernel("tile_l%d_k%d_r%d_b%d_%s" % (lanes, per_lane, rows_per_group, block, SHORT[dt]))
+            add("tile lanes %d packs %d rows %d block %d" % (lanes, per_lane, rows_per_group, block), kernel,
+                rows // (block // lanes * rows_per_group), block, np.int32(cols))
+    return fns, outs
 
 
 if __name__ == "__main__":
-    main()
+    reduce_rows8k.main(int(sys.argv[1]) if len(sys.argv) > 1 else 3, name="reduce_tile", shapes=SHAPES,
+                       make_candidates=candidates)
