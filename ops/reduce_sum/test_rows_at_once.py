@@ -23,7 +23,8 @@ ITEMSIZE = {"float16": 2, "bfloat16": 2, "float32": 4}
 
 
 def kernel_on_the_emulator(packs):
-    """The kernel the emulator's tiers pick: its 64-lane warps take rows of up to 512 packs themselves."""
+    """The kernel the emulator's tiers pick (None: not checked). A 64-lane warp's longest row is 512 packs
+    (kWarpRowMaxPacks), so there rows of up to 512 packs that are not exactly 8 KB keep the row blocks."""
     if packs in (512, 1024):
         return "sum_slices"
     return "sum_row_at_once" if packs > 512 else None
