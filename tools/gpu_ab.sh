@@ -9,6 +9,7 @@
 # runs' JSONs and logs end up in OUT/ab-runs.tgz). Run from a checkout:
 #   tools/gpu_ab.sh BASE_WHEELS CAND_WHEELS[,CAND_WHEELS...] OUT ROUNDS RUN_OPS_ARGS...
 #   e.g. tools/gpu_ab.sh dist/main dist/cand1,dist/cand2 $OUT 3 --op softmax --peers torch_eager
+#        tools/gpu_ab.sh dist/main dist/cand1 $OUT 2 --op reduce_sum --shapes 4096x3072,4096x5120 --peers torch_compile
 # A build is named by its folder's base name (dist/cand1: cand1; the base is always "base").
 set -u
 BASE=$1; CANDS=$2; OUT=$3; ROUNDS=$4; shift 4

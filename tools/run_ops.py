@@ -91,6 +91,9 @@ flags.DEFINE_float("time_budget_s", 240, "device benchmark: after 80%% of this m
 flags.DEFINE_enum("matrix", "issue11", ["issue11", "cases"], "device benchmark shapes: issue 11's matrix "
                   "(softmax, log_softmax, axis-0 softmax, row sums, sums to a scalar, copy/relu/vector_add at "
                   "64M and 256M elements; f16, bf16, f32), or each op's BENCH_CASES")
+flags.DEFINE_list("shapes", None, "device benchmark: these input shapes instead of --matrix, for every selected op "
+                  "in f16, bf16 and f32, e.g. 4096x3072,67108864: softmax, log_softmax and reduce_sum over the last "
+                  "axis (a 1-D reduce_sum to a scalar), elementwise ops over the whole tensor")
 flags.DEFINE_list("peers", ["torch_eager", "torch_compile", "liger", "quack"], "device benchmark peers "
                   "(each absent when it does not import or does not do the row's op)")
 flags.DEFINE_boolean("flush_reset_persisting", True, "device benchmark: before every L2 flush, synchronize and "
@@ -213,23 +216,41 @@ def run_explain(selection, backend):
 # ----------------------------------------------------------------------------------------------------
 # Device benchmark (issue 11): ours against the strongest peers, device time by the CUDA profiler
 
+DTYPES3 = ("float16", "bfloat16", "float32")
+
+
+def _bench_case(op, shape, dtype):
+    """op's BenchCase on one input shape as the matrix runs it: softmax, log_softmax and reduce_sum over the last
+    axis (reduce_sum of a 1-D tensor: its whole sum), vector_add of two such tensors, other ops on one."""
+    case = testing.BenchCase
+    if op == "reduce_sum":
+        return case((shape,), dtype, (("axis", -1 if len(shape) > 1 else None),))
+    if op in ("softmax", "log_softmax"):
+        return case((shape,), dtype, (("axis", -1),) + ((("log", True),) if op == "log_softmax" else ()))
+    return case((shape, shape) if op == "vector_add" else (shape,), dtype)
+
+
 def _issue11_matrix():
     """(public op name, BenchCase): issue 11's shape matrix, in the order it is run and printed."""
-    case, dt3 = testing.BenchCase, ("float16", "bfloat16", "float32")
     softmax_shapes = ((4096, 4096), (8192, 8192), (65536, 128), (16384, 256), (8192, 512), (32768, 1024),
                       (128, 131072), (16, 262144), (1, 1048576))
     row_shapes = ((8192, 8192), (128, 131072), (16, 262144), (4096, 4096), (65536, 128), (16384, 256),
                   (8192, 512), (32768, 1024))
-    big = (64 << 20, 256 << 20)
-    return ([("softmax", case((s,), d, (("axis", -1),))) for s in softmax_shapes for d in dt3]
-            + [("log_softmax", case((s,), d, (("axis", -1), ("log", True))))
-               for s in ((4096, 4096), (32768, 1024), (65536, 128), (128, 131072)) for d in dt3]
-            + [("softmax", case((s,), d, (("axis", 0),))) for s in ((4096, 4096), (1024, 32768)) for d in dt3]
-            + [("reduce_sum", case((s,), d, (("axis", -1),))) for s in row_shapes for d in dt3]
-            + [("reduce_sum", case(((n,),), d, (("axis", None),))) for n in big for d in dt3]
-            + [(op, case(((n,),), d)) for op in ("copy", "relu") for n in big for d in dt3]
-            + [("vector_add", case(((n,), (n,)), d)) for n in big for d in dt3]
-            + [("gelu", case(((256 << 20,),), d)) for d in dt3])  # (selected by --op all or gelu)
+    big = ((64 << 20,), (256 << 20,))
+    return ([("softmax", _bench_case("softmax", s, d)) for s in softmax_shapes for d in DTYPES3]
+            + [("log_softmax", _bench_case("log_softmax", s, d))
+               for s in ((4096, 4096), (32768, 1024), (65536, 128), (128, 131072)) for d in DTYPES3]
+            + [("softmax", testing.BenchCase((s,), d, (("axis", 0),))) for s in ((4096, 4096), (1024, 32768))
+               for d in DTYPES3]
+            + [("reduce_sum", _bench_case("reduce_sum", s, d)) for s in row_shapes + big for d in DTYPES3]
+            + [(op, _bench_case(op, s, d)) for op in ("copy", "relu", "vector_add") for s in big for d in DTYPES3]
+            + [("gelu", _bench_case("gelu", (256 << 20,), d)) for d in DTYPES3])  # (selected by --op all or gelu)
+
+
+def _shapes_matrix(op_names, shapes):
+    """(public op name, BenchCase) of --shapes ('4096x3072', '67108864'): every op on every shape, in every dtype."""
+    parsed = [tuple(int(n) for n in text.lower().split("x")) for text in shapes]
+    return [(op, _bench_case(op, s, d)) for op in op_names for s in parsed for d in DTYPES3]
 
 
 PEERS = ("torch_eager", "torch_compile", "liger", "quack")
@@ -559,7 +580,9 @@ def run_bench(selection, backend, json_path=None, device="cuda"):
     if torch is None:
         return run_bench_wall_clock(selection, backend)
     by_name = {sel.name: sel for sel in selection}
-    if FLAGS.matrix == "issue11":
+    if FLAGS.shapes:
+        work = [(by_name[op], case) for op, case in _shapes_matrix(by_name, FLAGS.shapes) if by_name[op].owns(case)]
+    elif FLAGS.matrix == "issue11":
         work = [(by_name[op], case) for op, case in _issue11_matrix() if op in by_name and by_name[op].owns(case)]
     else:
         work = [(sel, case) for sel in selection for case in getattr(sel.module, "BENCH_CASES", []) if sel.owns(case)]
@@ -616,7 +639,8 @@ def run_bench(selection, backend, json_path=None, device="cuda"):
             "repeats": timer.repeats, "min_repeats": timer.min_repeats, "budget_s_per_measurement": timer.budget_s,
             "ratio": "best peer p50 device time / ours (>= 1.00: we lead)",
             "peak": "torch copy_ of 1 GiB, bytes read + written / p50 device time",
-            "matrix": FLAGS.matrix, "peers": wanted, "time_budget_s": FLAGS.time_budget_s,
+            "matrix": "shapes " + ",".join(FLAGS.shapes) if FLAGS.shapes else FLAGS.matrix,
+            "peers": wanted, "time_budget_s": FLAGS.time_budget_s,
             "torch_compile": "torch.compile(fn, dynamic=False, fullgraph=True), dynamo reset per row, recompile "
                              "limits 4096, Inductor's autotuning in this process; first call (compile) untimed",
             "precompiled": precompiled,

@@ -357,6 +357,22 @@ def test_issue11_matrix_covers_the_issue():
     assert all(selection[op].owns(case) for op, case in matrix)
 
 
+def test_shapes_give_every_selected_op_each_shape_in_three_dtypes():
+    run_ops = _run_ops_module()
+    modules = run_ops.discover_ops()
+    selection = {sel.name: sel for sel in run_ops.select_ops(modules, "all")}
+    run_ops.FLAGS.unparse_flags()
+    run_ops.FLAGS(["run_ops"])
+    matrix = run_ops._shapes_matrix(list(selection), ["4096x3072", "1024"])
+    got = {(op, c.shapes, c.dtype, tuple(sorted(c.kwargs.items()))) for op, c in matrix}
+    assert len(matrix) == len(got) == len(selection) * 2 * 3
+    assert ("reduce_sum", ((4096, 3072),), "bfloat16", (("axis", -1),)) in got
+    assert ("reduce_sum", ((1024,),), "float32", (("axis", None),)) in got
+    assert ("log_softmax", ((4096, 3072),), "float16", (("axis", -1), ("log", True))) in got
+    assert ("vector_add", ((1024,), (1024,)), "float32", ()) in got
+    assert all(selection[op].owns(case) for op, case in matrix)
+
+
 class FakeTorch:
     def softmax(self, x, dim):
         return ("softmax", dim)
@@ -484,6 +500,21 @@ def test_device_bench_self_test_writes_the_report(tmp_path):
         return
     code, stdout, err = run("plot_bench.py", str(out), str(tmp_path / "self.png"))
     assert code == 0 and (tmp_path / "self.png").stat().st_size > 10000, err
+
+
+def test_device_bench_self_test_times_the_shapes_asked_for(tmp_path):
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        pytest.skip("torch is not importable here")
+    out = tmp_path / "shapes.json"
+    code, _, err = run("run_ops.py", "--mode", "bench", "--bench_self_test", "--op", "reduce_sum", "--shapes", "64x48,96",
+                       "--peers", "torch_eager", "--repeats", "10", "--json", str(out))
+    assert code == 0, err
+    report = json.loads(out.read_text())
+    assert report["method"]["matrix"] == "shapes 64x48,96"
+    assert sorted(r["case"] for r in report["results"]) == sorted(
+        "%s-%s-axis=%s" % (s, d, a) for s, a in (("64x48", -1), ("96", None)) for d in ("float16", "bfloat16", "float32"))
 
 
 def test_plot_bench_writes_readmes_table_without_matplotlib(tmp_path):
