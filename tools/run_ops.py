@@ -40,6 +40,7 @@ import json
 import math
 import os
 import pathlib
+import re
 import statistics
 import sys
 import time
@@ -94,6 +95,9 @@ flags.DEFINE_enum("matrix", "issue11", ["issue11", "cases"], "device benchmark s
 flags.DEFINE_list("shapes", None, "device benchmark: these input shapes instead of --matrix, for every selected op "
                   "in f16, bf16 and f32, e.g. 4096x3072,67108864: softmax, log_softmax and reduce_sum over the last "
                   "axis (a 1-D reduce_sum to a scalar), elementwise ops over the whole tensor")
+flags.register_validator("shapes", lambda shapes: shapes is None or all(re.fullmatch(r"[1-9][0-9]*(x[1-9][0-9]*)*", s)
+                                                                         for s in shapes),
+                         "--shapes takes positive sizes joined by x, comma-separated (4096x3072,67108864)")
 flags.DEFINE_list("peers", ["torch_eager", "torch_compile", "liger", "quack"], "device benchmark peers "
                   "(each absent when it does not import or does not do the row's op)")
 flags.DEFINE_boolean("flush_reset_persisting", True, "device benchmark: before every L2 flush, synchronize and "
@@ -249,7 +253,7 @@ def _issue11_matrix():
 
 def _shapes_matrix(op_names, shapes):
     """(public op name, BenchCase) of --shapes ('4096x3072', '67108864'): every op on every shape, in every dtype."""
-    parsed = [tuple(int(n) for n in text.lower().split("x")) for text in shapes]
+    parsed = [tuple(int(n) for n in text.split("x")) for text in shapes]
     return [(op, _bench_case(op, s, d)) for op in op_names for s in parsed for d in DTYPES3]
 
 

@@ -502,6 +502,11 @@ def test_device_bench_self_test_writes_the_report(tmp_path):
     assert code == 0 and (tmp_path / "self.png").stat().st_size > 10000, err
 
 
+def test_malformed_shapes_are_a_usage_error():
+    code, _, err = run("run_ops.py", "--mode", "bench", "--op", "reduce_sum", "--shapes", "4096by3072")
+    assert code != 0 and "--shapes takes positive sizes joined by x" in err and "Traceback" not in err
+
+
 def test_device_bench_self_test_times_the_shapes_asked_for(tmp_path):
     try:
         import torch  # noqa: F401
