@@ -674,11 +674,13 @@ oprt_status_t launch_long_rows(const In *x, Out *y, int64_t rows, int64_t length
       }
       // Rows of other lengths past a warp's and up to 16 KB: the 8 KB or the 16 KB rows' block, masked to the
       // row (notes: "Rows of any length at once").
-      if (packs > kWarpRowMaxPacks && packs <= int64_t{kShortRowAtOnceThreads} * kShortRowAtOnceLoads) {
-        return launch_rows_at_once<kShortRowAtOnceThreads, kShortRowAtOnceLoads, Load>(x, y, rows, length, stream);
-      }
-      if (packs > kWarpRowMaxPacks && packs <= int64_t{kRowAtOnceThreads} * kRowAtOnceLoads) {
-        return launch_rows_at_once<kRowAtOnceThreads, kRowAtOnceLoads, Load>(x, y, rows, length, stream);
+      if (packs > kWarpRowMaxPacks) {
+        if (packs <= int64_t{kShortRowAtOnceThreads} * kShortRowAtOnceLoads) {
+          return launch_rows_at_once<kShortRowAtOnceThreads, kShortRowAtOnceLoads, Load>(x, y, rows, length, stream);
+        }
+        if (packs <= int64_t{kRowAtOnceThreads} * kRowAtOnceLoads) {
+          return launch_rows_at_once<kRowAtOnceThreads, kRowAtOnceLoads, Load>(x, y, rows, length, stream);
+        }
       }
     }
     if (streamable(x, length) && packs >= kThreads * kStreamUnroll) {
