@@ -13,7 +13,7 @@ import json
 import statistics
 import sys
 
-from plot_bench import user_path  # relative paths mean where `bazel run` started
+from plot_bench import read_report, user_path  # relative paths mean where `bazel run` started
 
 
 def two_means(values, iterations: int = 100):
@@ -75,7 +75,7 @@ def main(argv=None) -> int:
     parser.add_argument("--behind", action="store_true", help="only rows whose p50 ratio is under 1.00")
     parser.add_argument("--json", help="write the splits here")
     args = parser.parse_args(argv)
-    rows = json.loads(user_path(args.report).read_text())["results"]
+    rows = read_report(args.report)["results"]
     ops = set(args.op.split(",")) if args.op else None
     splits = []
     for row in rows:

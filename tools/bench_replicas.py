@@ -17,7 +17,7 @@ import math
 import statistics
 import sys
 
-from plot_bench import user_path  # relative paths mean where `bazel run` started
+from plot_bench import read_report, user_path  # relative paths mean where `bazel run` started
 
 
 def rows_by_key(report) -> dict:
@@ -82,7 +82,7 @@ def main(argv=None) -> int:
     parser.add_argument("--markdown", help="write the table here ('-': stdout)")
     parser.add_argument("--json", help="write the merged rows and the summary here")
     args = parser.parse_args(argv)
-    reports = [json.loads(user_path(path).read_text()) for path in args.reports]
+    reports = [read_report(path) for path in args.reports]
     merged = across(reports)
     totals = summary(merged, len(reports))
     if args.json:

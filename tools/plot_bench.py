@@ -19,6 +19,7 @@ and exits with status 2.
 
 import argparse
 import json
+import lzma
 import os
 import pathlib
 import sys
@@ -30,6 +31,13 @@ def user_path(path) -> pathlib.Path:
     if not path.is_absolute() and os.environ.get("BUILD_WORKING_DIRECTORY"):
         path = pathlib.Path(os.environ["BUILD_WORKING_DIRECTORY"]) / path
     return path
+
+
+def read_report(path) -> dict:
+    """A run_ops --json report at `path` (user_path's meaning); `.xz` ones are read through lzma (bench/results keeps
+    the sessions' reports compressed)."""
+    path = user_path(path)
+    return json.loads(lzma.open(path).read() if path.suffix == ".xz" else path.read_text())
 
 
 def _label(row) -> str:
@@ -265,7 +273,7 @@ def main(argv=None) -> int:
                         "needs no matplotlib")
     args = parser.parse_args(argv)
     if args.markdown:
-        report = json.loads(user_path(args.json).read_text())
+        report = read_report(args.json)
         table = markdown_table(report)
         if args.markdown == "-":
             sys.stdout.write(table)
@@ -283,7 +291,7 @@ def main(argv=None) -> int:
               "%s -m pip install matplotlib" % sys.executable, file=sys.stderr)
         return 2
     source, out = user_path(args.json), user_path(args.png)
-    report = json.loads(source.read_text())
+    report = read_report(source)
     if not report.get("results"):
         print("plot_bench: %s has no results" % source, file=sys.stderr)
         return 2

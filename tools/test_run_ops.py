@@ -8,6 +8,7 @@ JSON of a whole run (--bench_self_test, when torch is importable) and its chart.
 
 import collections
 import json
+import lzma
 import os
 import pathlib
 import random
@@ -593,9 +594,10 @@ def test_bench_replicas_calls_a_row_behind_only_when_every_run_has_it_behind(tmp
          _paired_row("vector_add", "mixed", calls, [x * (0.99 if k % 2 else 1.01) for k, x in enumerate(calls)])],
     ]
     paths = []
-    for i, rows in enumerate(runs):
-        paths.append(str(tmp_path / ("run%d.json" % i)))
-        pathlib.Path(paths[-1]).write_text(json.dumps({"results": rows, "summary": benchmark.summarize(rows)}))
+    for i, rows in enumerate(runs):  # the second xz-compressed, as bench/results keeps the sessions' reports
+        paths.append(str(tmp_path / ("run%d.json" % i)) + (".xz" if i else ""))
+        text = json.dumps({"results": rows, "summary": benchmark.summarize(rows)}).encode()
+        pathlib.Path(paths[-1]).write_bytes(lzma.compress(text) if i else text)
     code, out, err = run("bench_replicas.py", *paths, "--json", str(tmp_path / "merged.json"), "--markdown", "-")
     assert code == 0, err
     merged = json.loads((tmp_path / "merged.json").read_text())
