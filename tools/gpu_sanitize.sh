@@ -47,6 +47,11 @@ KERNEL_CASES="4000000 or 20480004 or 601x8192 or 601x4096 or 1000x256 or 333x512
 # failed API call as an error)
 MEMCHECK_K=${MEMCHECK_K:-"($KERNEL_CASES or 3x0x4 or test_c_api) and not impossible_sizes"}
 SHARED_K=${SHARED_K:-$KERNEL_CASES}
+# reduce_sum's 16-block cluster kernel, which synccheck reports (README, "Sanitizers"; notes: "Session 8: synccheck
+# on the 16-block kernel"): synccheck runs these cases in a process of their own, since after a report the
+# sanitizer stops the kernel and every later case of that process fails; run with the rest, they hid the
+# synccheck results of every case after them.
+CLUSTER16_K="test_reduce_sum and (136x30001 or 12x100003)"
 SUMMARY=()
 status=0
 
@@ -87,7 +92,9 @@ python3 -c "import operator_runtime as o; print('operator_runtime', o.__version_
 
 sanitize memcheck "${MEMCHECK_S:-210}" "$MEMCHECK_K" ops tests/test_c_api.py tests/test_kernel_variants.py
 sanitize racecheck "${RACECHECK_S:-120}" "$SHARED_K" ops/softmax ops/reduce_sum
-sanitize synccheck "${SYNCCHECK_S:-90}" "$SHARED_K" ops/softmax ops/reduce_sum
+sanitize synccheck "${SYNCCHECK_S:-90}" "($SHARED_K) and not ($CLUSTER16_K)" ops/softmax ops/reduce_sum
+sanitize synccheck "${SYNCCHECK_S:-90}" "($SHARED_K) and ($CLUSTER16_K)" ops/reduce_sum
+SUMMARY[-1]="${SUMMARY[-1]/synccheck:/synccheck of the 16-block cluster cases, a known report:}"
 
 if [ -f tests/test_threads.py ]; then
   log ""
