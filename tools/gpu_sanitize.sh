@@ -47,7 +47,7 @@ KERNEL_CASES="4000000 or 20480004 or 601x8192 or 601x4096 or 1000x256 or 333x512
 # failed API call as an error)
 MEMCHECK_K=${MEMCHECK_K:-"($KERNEL_CASES or 3x0x4 or test_c_api) and not impossible_sizes"}
 SHARED_K=${SHARED_K:-$KERNEL_CASES}
-# reduce_sum's 16-block cluster kernel, which synccheck reports (README, "Sanitizers"; notes: "Session 8: synccheck
+# reduce_sum's 16-block cluster kernel, which synccheck reports (README, "GPU backends"; notes: "Session 8: synccheck
 # on the 16-block kernel"): synccheck runs these cases in a process of their own, since after a report the
 # sanitizer stops the kernel and every later case of that process fails; run with the rest, they hid the
 # synccheck results of every case after them.

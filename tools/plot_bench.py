@@ -37,7 +37,8 @@ def read_report(path) -> dict:
     """A run_ops --json report at `path` (user_path's meaning); `.xz` ones are read through lzma (bench/results keeps
     the sessions' reports compressed)."""
     path = user_path(path)
-    return json.loads(lzma.open(path).read() if path.suffix == ".xz" else path.read_text())
+    with (lzma.open(path) if path.suffix == ".xz" else path.open("rb")) as report:
+        return json.load(report)
 
 
 def _label(row) -> str:
