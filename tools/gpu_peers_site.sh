@@ -5,7 +5,7 @@
 #   tools/gpu_peers_site.sh pack WHEELS_DIR     # here: WHEELS_DIR holds every peer wheel (pip download, see
 #                                               # bench/peers-method.md); checks the cu13 wheel's sha256, writes its
 #                                               # files as xz parts into .q1 and .q2 (with the archive's sha256) and
-#                                               # the other wheels into .whl2 (all three in .git/info/exclude)
+#                                               # the other wheels into .whl2 (all three ignored by git)
 #   tools/gpu_peers_site.sh stage .q1           # there, call 1 (carry .q1): the part copied into /tmp/q
 #   tools/gpu_peers_site.sh install .q2 .whl2   # there, call 2 (carry .q2, .whl2): the archive put together (its
 #                                               # sha256 checked), every wheel of .whl2 and the cu13 files in /tmp/site
