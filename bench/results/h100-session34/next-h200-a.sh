@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Written in session 34, not run on an H200 (every lease was an H100; call A exits on any other card). H200 call A (carry .q1, .whl2, dist/final, .s34); on any other card it exits at once. The first half of
+# Written in session 34, not run on an H200 (every lease was an H100; call A exits on any other card). H200 call A (carry .q1, .whl2, dist/final); on any other card it exits at once. The first half of
 # QuACK's libs staged, the other peers and main's wheel kept in /tmp; reduce_sum's tests; run_ops --shapes for the
 # any-length rows (main's at-once blocks) with torch.compile, two processes.
 set -u

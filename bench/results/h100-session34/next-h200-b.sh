@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Written in session 34, not run on an H200 (every lease was an H100; call A exits on any other card). H200 call B (carry .q2, .s34), right after call A on the same warm H200: every peer into /tmp/site, then
+# Written in session 34, not run on an H200 (every lease was an H100; call A exits on any other card). H200 call B (carry .q2), right after call A on the same warm H200: every peer into /tmp/site, then
 # issue 11's full matrix from main's wheel in one run_ops process.
 set -u
 export OUT=${1:?}

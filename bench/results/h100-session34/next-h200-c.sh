@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Written in session 34, not run on an H200 (every lease was an H100; call A exits on any other card). H200 call C (carry .s34), right after call B: the second run_ops process of the full matrix.
+# Written in session 34, not run on an H200 (every lease was an H100; call A exits on any other card). H200 call C (nothing carried), right after call B: the second run_ops process of the full matrix.
 set -u
 export OUT=${1:?}
 [[ -d /tmp/site && -d /tmp/dm ]] || exit 0
