@@ -5,17 +5,21 @@
 // each row per lane) still leads it by 1-2%. Candidates: tile shapes, every size a compile-time constant, no loop,
 // the grid covering the rows exactly; a group of kLanes lanes takes kRows rows, each lane kPacks packs of every one
 // of them, all loads issued before the first add, the rows' shuffles interleaved. bench/lab/reduce_tile.py times
-// them interleaved with torch.compile and the library's own kernel (found by its mangled name).
+// them interleaved with torch.compile and the library's own kernel (found by its mangled name). Session 34 found
+// torch.compile's short-row kernels loading plainly (no eviction policy) where ours load evict-first: the library's
+// kernel and torch.compile's shapes are also compiled with plain loads ("_plain").
 #include "ops/reduce_sum/nvidia/kernel.cuh"
 
 namespace rs = oprt::gpu::reduce_sum_detail;
 using oprt::gpu::EvictFirstLoad;
+using oprt::gpu::PlainLoad;
 using oprt::gpu::kPackSize;
 using oprt::gpu::Pack;
 using oprt::gpu::shuffle_xor;
 
-#define LIBRARY_KERNEL(T, W) \
-  template __global__ void rs::sum_rows_in_tiles<T, W, EvictFirstLoad>(const T *, T *, int64_t);
+#define LIBRARY_KERNEL(T, W)                                                                  \
+  template __global__ void rs::sum_rows_in_tiles<T, W, EvictFirstLoad>(const T *, T *, int64_t); \
+  template __global__ void rs::sum_rows_in_tiles<T, W, PlainLoad>(const T *, T *, int64_t);
 LIBRARY_KERNEL(__half, 8)
 LIBRARY_KERNEL(__half, 16)
 LIBRARY_KERNEL(__nv_bfloat16, 8)
@@ -25,11 +29,11 @@ namespace lab {
 
 // Rows [r0, r0 + kRows) of group g of block b, r0 = (b * groups_per_block + g) * kRows; lane l of the group
 // loads packs l + k * kLanes (k < kPacks) of each. cols == kLanes * kPacks * P (a tile is whole).
-template <class T, int kLanes, int kPacks, int kRows, int kBlock>
+template <class T, int kLanes, int kPacks, int kRows, int kBlock, class Load = EvictFirstLoad>
 __device__ __forceinline__ void sum_tile(const T *x, T *y, int cols) {
   using Vec = Pack<T, kPackSize<T>>;
   constexpr int kGroups = kBlock / kLanes;
-  const EvictFirstLoad load{};
+  const Load load{};
   const int lane = threadIdx.x % kLanes;
   const int64_t first_row = (static_cast<int64_t>(blockIdx.x) * kGroups + threadIdx.x / kLanes) * kRows;
   const Vec *base = reinterpret_cast<const Vec *>(x + first_row * cols) + lane;
@@ -67,6 +71,12 @@ __device__ __forceinline__ void sum_tile(const T *x, T *y, int cols) {
     lab::sum_tile<T, L, K, R, B>(x, y, cols);                                                               \
   }
 
+#define TILE_PLAIN(DT, T, L, K, R, B)                                                                   \
+  extern "C" __global__ void __launch_bounds__(B)                                                      \
+      tile_l##L##_k##K##_r##R##_b##B##_##DT##_plain(const T *x, T *y, int cols) {                     \
+    lab::sum_tile<T, L, K, R, B, PlainLoad>(x, y, cols);                                              \
+  }
+
 // 256 half columns = 32 packs; 512 = 64 packs.
 #define TILES(DT, T)                                                          \
   TILE(DT, T, 8, 4, 1, 64) TILE(DT, T, 8, 4, 1, 128) TILE(DT, T, 8, 4, 2, 64)   \
@@ -78,3 +88,6 @@ __device__ __forceinline__ void sum_tile(const T *x, T *y, int cols) {
 
 TILES(f16, __half)
 TILES(bf16, __nv_bfloat16)
+// torch.compile's launches (4096 one-warp blocks: 4 rows of 256 or 2 of 512 columns a warp), plain loads.
+TILE_PLAIN(f16, __half, 32, 1, 4, 32) TILE_PLAIN(f16, __half, 32, 2, 2, 32)
+TILE_PLAIN(bf16, __nv_bfloat16, 32, 1, 4, 32) TILE_PLAIN(bf16, __nv_bfloat16, 32, 2, 2, 32)

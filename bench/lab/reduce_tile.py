@@ -21,6 +21,7 @@ TILES = [  # (lanes, packs, rows per group, block) as compiled in reduce_tile.cu
     (32, 1, 2, 32), (4, 8, 1, 64), (16, 4, 1, 64), (16, 4, 1, 128), (16, 4, 2, 64), (32, 2, 2, 32), (32, 2, 2, 64),
     (32, 2, 1, 32), (8, 8, 1, 64), (32, 2, 4, 32),
 ]
+PLAIN_TILES = [(32, 1, 4, 32), (32, 2, 2, 32)]  # torch.compile's launches, compiled with plain loads too
 SHAPES = [(rows, cols, dt) for rows, cols in ((16384, 256), (8192, 512)) for dt in ("float16", "bfloat16")]
 
 
@@ -36,15 +37,18 @@ def candidates(module, dt, x, rows, cols):
         fns[name] = lambda: kernel.launch(blocks, block, x, y, *args)
 
     width = packs // STREAM_UNROLL
-    library = module.kernel("_ZN4oprt3gpu17reduce_sum_detail17sum_rows_in_tilesI%sLi%dENS0_14EvictFirstLoadEEEvPKT_PS5_l"
-                            % (MANGLED[dt], width))
-    add("library: tile W%d x 4, 128 threads (today)" % width, library, -(-rows // (TILE_THREADS // width)),
-        TILE_THREADS, rows)
-    for lanes, per_lane, rows_per_group, block in TILES:
-        if lanes * per_lane == packs:
-            kernel = module.kernel("tile_l%d_k%d_r%d_b%d_%s" % (lanes, per_lane, rows_per_group, block, SHORT[dt]))
-            add("tile lanes %d packs %d rows %d block %d" % (lanes, per_lane, rows_per_group, block), kernel,
-                rows // (block // lanes * rows_per_group), block, np.int32(cols))
+    for load, label in (("14EvictFirstLoad", "(today)"), ("9PlainLoad", "plain loads")):
+        library = module.kernel("_ZN4oprt3gpu17reduce_sum_detail17sum_rows_in_tilesI%sLi%dENS0_%sEEEvPKT_PS5_l"
+                                % (MANGLED[dt], width, load))
+        add("library: tile W%d x 4, 128 threads %s" % (width, label), library, -(-rows // (TILE_THREADS // width)),
+            TILE_THREADS, rows)
+    for tiles, suffix, label in ((TILES, "", ""), (PLAIN_TILES, "_plain", ", plain loads")):
+        for lanes, per_lane, rows_per_group, block in tiles:
+            if lanes * per_lane == packs:
+                kernel = module.kernel("tile_l%d_k%d_r%d_b%d_%s%s" % (lanes, per_lane, rows_per_group, block,
+                                                                      SHORT[dt], suffix))
+                add("tile lanes %d packs %d rows %d block %d%s" % (lanes, per_lane, rows_per_group, block, label),
+                    kernel, rows // (block // lanes * rows_per_group), block, np.int32(cols))
     return fns, outs
 
 

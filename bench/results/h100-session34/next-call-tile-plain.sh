@@ -7,5 +7,8 @@
 # kernel), so this may well lose; the f32 rows (not tiles) are the control.
 export OUT=$1
 nvidia-smi --query-gpu=name --format=csv,noheader
-timeout 400 tools/gpu_ab.sh dist/final dist/tileplain $OUT 3 --op reduce_sum --peers torch_compile \
+timeout 300 tools/gpu_ab.sh dist/final dist/tileplain $OUT 3 --op reduce_sum --peers torch_compile \
   --shapes 16384x256,8192x512 2>&1 | tail -n 10
+# The lab's plain-load forms beside (bench/lab/build.sh reduce_tile.cu; carry bench/lab/build/reduce_tile.cubin).
+(cd bench/lab && timeout 120 python3 reduce_tile.py 2 > $OUT/lab-reduce_tile.log 2>&1; echo "lab exit $?")
+grep -E "round 1 .*(today|plain|torch.compile)" $OUT/lab-reduce_tile.log | sed 's/  */ /g' | cut -c1-150
