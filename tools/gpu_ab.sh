@@ -5,8 +5,8 @@
 #   tools/run_ops.py --mode bench --backend nvidia RUN_OPS_ARGS...
 # ROUNDS times per build, the builds' order rotating from round to round (base, c1, c2; c1, c2, base; ...: each build
 # in every position as often, so a drift over the lease falls on all alike), writing OUT/ab-<i>-<build>.json, and
-# prints each row's p50s by build and each candidate's median change against the base (also OUT/ab-summary.txt; the
-# runs' JSONs and logs end up in OUT/ab-runs.tgz). Run from a checkout:
+# prints each row's p50s by build, each candidate's median change against the base and the range of the best peer's
+# p50 over all runs (also OUT/ab-summary.txt; the runs' JSONs and logs end up in OUT/ab-runs.tgz). Run from a checkout:
 #   tools/gpu_ab.sh BASE_WHEELS CAND_WHEELS[,CAND_WHEELS...] OUT ROUNDS RUN_OPS_ARGS...
 #   e.g. tools/gpu_ab.sh dist/main dist/cand1,dist/cand2 $OUT 3 --op softmax --peers torch_eager
 #        tools/gpu_ab.sh dist/main dist/cand1 $OUT 2 --op reduce_sum --shapes 4096x3072,4096x5120 --peers torch_compile
@@ -33,15 +33,17 @@ python3 - "$OUT" "${builds[@]}" <<'PY' | tee "$OUT/ab-summary.txt"
 import glob, json, statistics, sys
 
 out, builds = sys.argv[1], sys.argv[2:]
-by_row = {}
+by_row, peers = {}, {}  # (op, case) -> ours_us by build; (best peer us, name) over every run
 for path in sorted(glob.glob(out + "/ab-*.json"), key=lambda p: int(p.rsplit("/", 1)[1].split("-")[1])):
     which = path.rsplit("/", 1)[1].split("-", 2)[2][:-len(".json")]
     for r in json.load(open(path))["results"]:
         if r.get("ours_us"):
             by_row.setdefault((r["op"], r["case"]), {b: [] for b in builds})[which].append(r["ours_us"])
+            if r.get("best_peer_us"):
+                peers.setdefault((r["op"], r["case"]), []).append((r["best_peer_us"], r["best_peer"]))
 changes = {b: [] for b in builds[1:]}
 print("%-12s %-34s %s" % ("op", "case", "  ".join("%-22s" % (b + " p50s (us)") for b in builds)
-                          + "  " + "  ".join("%s/base" % b for b in builds[1:])))
+                          + "  " + "  ".join("%s/base" % b for b in builds[1:]) + "  best peer p50 (us, all runs)"))
 for (op, case), runs in by_row.items():
     if not runs["base"]:
         continue
@@ -54,7 +56,9 @@ for (op, case), runs in by_row.items():
             ratios.append("%.3f" % change)
         else:
             ratios.append("-")
-    print("%-12s %-34s %s  %s" % (op, case, cells, "  ".join("%9s" % x for x in ratios)))
+    seen = peers.get((op, case), [])
+    peer = "%.2f-%.2f %s" % (min(seen)[0], max(seen)[0], "/".join(sorted({n for _, n in seen}))) if seen else "-"
+    print("%-12s %-34s %s  %s  %s" % (op, case, cells, "  ".join("%9s" % x for x in ratios), peer))
 for b, c in changes.items():
     if c:
         print("median %s / base over %d rows: %.3f (below 1: %s is faster)" % (b, len(c), statistics.median(c), b))
