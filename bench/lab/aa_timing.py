@@ -1,19 +1,23 @@
 """A/A check of the interleaved device timing, for the short half row sums where run_ops and the labs disagree
-(bench/notes/reduce-sum-tuning.md, "Session 33"): the same implementation under two names must time alike, and
-torch.compile's ratio to ours should not depend on how many implementations share the loop. Each shape: ours
-(oprt.reduce_sum) and torch.compile each under two names, timed as run_ops times a row (lab.time_interleaved);
-then the same four with 10 more names for ours (the size of a lab's loop).
+(bench/notes/reduce-sum-tuning.md, "Session 33"). Each shape times ours (oprt.reduce_sum) and torch.compile, each
+under two names (the same implementation under two names must time alike), as run_ops times a row
+(lab.time_interleaved), with x made in half as run_ops makes it. Experiments, each a loop beside that one:
+  loop    the same four and 10 more names for ours (the size of a lab's loop)
+  made    x converted from a float tensor, as the labs make it
+  launch  the same four and the library's tile kernel launched from lab reduce_tile's cubin by cupy, as the labs
+          launch it (the same SASS as the library's), with the lab's best tile shape of the row
 
-    PYTHONPATH=<installed wheel>:$PWD python3 bench/lab/aa_timing.py [rounds]    # on the GPU machine
+    PYTHONPATH=<installed wheel>:$PWD python3 bench/lab/aa_timing.py ROUNDS [loop] [made] [launch]   # on the GPU
 """
 import sys
 
 import lab
 
 SHAPES = [(16384, 256), (8192, 512)]
+LAB_BEST = {256: "tile lanes 8 packs 4 rows 1 block 64", 512: "tile lanes 16 packs 4 rows 2 block 64"}
 
 
-def main(rounds=2):
+def main(rounds=2, experiments=("loop", "made")):
     import torch
     import torch._inductor.config as inductor_config
 
@@ -22,13 +26,30 @@ def main(rounds=2):
     inductor_config.autotune_local_cache = False  # as run_ops: autotuned in the process that times
     out = []
     for rows, cols in SHAPES:
-        x = torch.randn(rows, cols, dtype=torch.float16, device="cuda")
-        torch._dynamo.reset()
-        compiled = torch.compile(lambda t: t.sum(-1), dynamic=False, fullgraph=True)
-        pair = {"torch.compile": lambda: compiled(x), "torch.compile again": lambda: compiled(x),
-                "ours": lambda: oprt.reduce_sum(x, axis=-1), "ours again": lambda: oprt.reduce_sum(x, axis=-1)}
-        fillers = {"ours filler %d" % k: pair["ours"] for k in range(10)}
-        for loop, fns in (("4 names", pair), ("14 names", dict(pair, **fillers))):
+        loops = [("x half, 4 names", "half", {})]
+        if "loop" in experiments:
+            loops.append(("x half, 14 names", "half", {"ours filler %d" % k: None for k in range(10)}))
+        if "made" in experiments:
+            loops.append(("x from float, 4 names", "from float", {}))
+        if "launch" in experiments:
+            loops.append(("x half, 4 names + cupy launches", "half", {"launch": None}))
+        for loop, made, extra in loops:
+            x = (torch.randn(rows, cols, dtype=torch.float16, device="cuda") if made == "half" else
+                 torch.randn(rows, cols, device="cuda").to(torch.float16))
+            torch._dynamo.reset()
+            compiled = torch.compile(lambda t: t.sum(-1), dynamic=False, fullgraph=True)
+            ours = lambda: oprt.reduce_sum(x, axis=-1)  # noqa: E731
+            fns = {"torch.compile": lambda: compiled(x), "torch.compile again": lambda: compiled(x),
+                   "ours": ours, "ours again": ours}
+            if "launch" in extra:
+                import reduce_tile
+
+                lab_fns, _ = reduce_tile.candidates(lab.load("reduce_tile"), "float16", x, rows, cols)
+                library = next(name for name in lab_fns if name.endswith("(today)"))
+                fns["ours via cupy: " + library] = lab_fns[library]
+                fns["lab via cupy: " + LAB_BEST[cols]] = lab_fns[LAB_BEST[cols]]
+            else:
+                fns.update({name: ours for name in extra})
             label = "%dx%d f16 %s" % (rows, cols, loop)
             out += lab.time_interleaved(fns, rounds, {"shape": "%dx%d" % (rows, cols), "dtype": "float16",
                                                       "loop": loop}, x.numel() * 2 + rows * 2, label)
@@ -36,4 +57,4 @@ def main(rounds=2):
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 2)
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 2, sys.argv[2:] or ("loop", "made"))

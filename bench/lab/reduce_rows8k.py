@@ -54,7 +54,9 @@ def main(rounds=3, name="reduce_rows8k", shapes=SHAPES, make_candidates=candidat
     """Each shape's candidates (make_candidates(module, dtype, x, rows, cols, **shape_of_candidates)) and
     torch.compile, interleaved; saved as the lab `name` (its cubin, its JSON)."""
     import torch
+    import torch._inductor.config as inductor_config
 
+    inductor_config.autotune_local_cache = False  # as run_ops: torch.compile autotuned in the process that times it
     module = lab.load(name)
     rows_out = []
     for rows, cols, dt in shapes:
