@@ -6,8 +6,10 @@ under two names (the same implementation under two names must time alike), as ru
   made    x converted from a float tensor, as the labs make it
   launch  the same four and the library's tile kernel launched from lab reduce_tile's cubin by cupy, as the labs
           launch it (the same SASS as the library's), with the lab's best tile shape of the row
+  kinds   the same four and every other kernel of lab reduce_tile for the row (about 10 distinct kernels, as in
+          that lab's loop, where torch.compile times 3-5% slower than here)
 
-    PYTHONPATH=<installed wheel>:$PWD python3 bench/lab/aa_timing.py ROUNDS [loop] [made] [launch]   # on the GPU
+    PYTHONPATH=<installed wheel>:$PWD python3 bench/lab/aa_timing.py ROUNDS [loop] [made] [launch] [kinds]   # on the GPU
 """
 import sys
 
@@ -33,6 +35,8 @@ def main(rounds=2, experiments=("loop", "made")):
             loops.append(("x from float, 4 names", "from float", {}))
         if "launch" in experiments:
             loops.append(("x half, 4 names + cupy launches", "half", {"launch": None}))
+        if "kinds" in experiments:
+            loops.append(("x half, 4 names + every reduce_tile kernel", "half", {"kinds": None}))
         for loop, made, extra in loops:
             x = (torch.randn(rows, cols, dtype=torch.float16, device="cuda") if made == "half" else
                  torch.randn(rows, cols, device="cuda").to(torch.float16))
@@ -41,13 +45,15 @@ def main(rounds=2, experiments=("loop", "made")):
             ours = lambda: oprt.reduce_sum(x, axis=-1)  # noqa: E731
             fns = {"torch.compile": lambda: compiled(x), "torch.compile again": lambda: compiled(x),
                    "ours": ours, "ours again": ours}
-            if "launch" in extra:
+            if "launch" in extra or "kinds" in extra:
                 import reduce_tile
 
                 lab_fns, _ = reduce_tile.candidates(lab.load("reduce_tile"), "float16", x, rows, cols)
                 library = next(name for name in lab_fns if name.endswith("(today)"))
                 fns["ours via cupy: " + library] = lab_fns[library]
                 fns["lab via cupy: " + LAB_BEST[cols]] = lab_fns[LAB_BEST[cols]]
+                if "kinds" in extra:
+                    fns.update({"lab via cupy: " + name: fn for name, fn in lab_fns.items()})
             else:
                 fns.update({name: ours for name in extra})
             label = "%dx%d f16 %s" % (rows, cols, loop)
