@@ -5,7 +5,7 @@
 # bench/lab/build.sh reduce_tile.cu; carry dist/final, dist/tilephase, dist/tilelean, bench/lab/build/reduce_tile.cubin.
 # 1. run_ops A/B of main against tilephase (tile2's two rows a group in 64-thread blocks, each row's loads then its
 #    adds, as ptxas compiled the lab's fast tile) and tilelean (today's tiles, and where the grid covers the rows
-#    exactly a form without the row test, in 32-bit offsets: its first load 17 instructions in, not 28), two rounds.
+#    exactly a form without the row test, in 32-bit offsets: its first load after 16 instructions, not 28), two rounds.
 # 2. aa_timing's "kinds" loop: ours and torch.compile beside every reduce_tile kernel, whether ~10 distinct kernels
 #    in a loop are what slows the labs' torch.compile.
 export OUT=${1:?}

@@ -1,0 +1,88 @@
+"""Where each kernel's first global load comes, read from its SASS (no GPU needed): instructions before the first
+LDG, how many LDG / STG, their cache hints. A kernel whose lanes wait dozens of instructions before their loads
+starts its memory traffic later; on 5 us row sums that is the size of the gaps measured against torch.compile
+(bench/notes/reduce-sum-tuning.md, "Session 35").
+
+    python3 bench/lab/sass_prologue.py FILE [REGEX]        # FILE: a wheel's libcamp_ops.so or a lab's .cubin
+    python3 bench/lab/sass_prologue.py --inductor-sum XBLOCK R0_BLOCK [DTYPE]   # torch.compile's persistent row sum
+
+FILE is disassembled by cuobjdump (a .so's fatbin) or nvdisasm (a cubin): CUDA's, or PyPI's nvidia-cuda-cuobjdump /
+nvidia-cuda-nvdisasm (set CUOBJDUMP / NVDISASM to their binaries). --inductor-sum compiles the kernel Inductor logs
+for `x.sum(-1)` on short rows (bench/results/h100-session34/inductor_code.log.xz: XBLOCK rows a program, one warp)
+with the triton package for sm_90, without a GPU.
+"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+INSTRUCTION = re.compile(r"/\*[0-9a-f]{4}\*/\s+(.*?)\s*;")
+
+
+def tool(name):
+    return os.environ.get(name.upper(), name)
+
+
+def functions(sass: str) -> dict:
+    """name -> its instructions, from cuobjdump's ("Function : name") or nvdisasm's (".text.name:") listing."""
+    out, name = {}, None
+    for line in sass.splitlines():
+        header = re.match(r"\s*Function : (\S+)", line) or re.match(r"\.text\.(\S+):$", line)
+        if header:
+            name = header.group(1)
+            out[name] = []
+        elif name and (m := INSTRUCTION.search(line)) and not m.group(1).startswith("NOP"):
+            out[name].append(m.group(1))
+    return out
+
+
+def disassemble(path: str) -> str:
+    command = [tool("nvdisasm"), "-c", path] if path.endswith(".cubin") else [tool("cuobjdump"), "-sass", path]
+    return subprocess.run(command, check=True, capture_output=True, text=True).stdout
+
+
+def report(kernels: dict, pattern: str = ".") -> None:
+    print("%6s %5s %4s %4s  %-12s %s" % ("first", "instr", "LDG", "STG", "load hints", "kernel"))
+    for name, code in sorted(kernels.items()):
+        if not re.search(pattern, name):
+            continue
+        loads = [i for i in code if "LDG" in i]  # LDG and sm_80's LDGSTS (cp.async), predicated or not
+        first = next((k for k, i in enumerate(code) if "LDG" in i), None)
+        hints = sorted({re.search(r"LDG\S*", i).group(0) for i in loads})
+        print("%6s %5d %4d %4d  %-12s %s" % (first if first is not None else "-", len(code), len(loads),
+                                           sum("STG" in i for i in code), ",".join(hints), name[:110]))
+
+
+def inductor_sum(xblock: int, r0_block: int, dtype: str = "fp16") -> dict:
+    import triton
+    import triton.language as tl
+    from triton.backends.compiler import GPUTarget
+    from triton.compiler import ASTSource
+
+    @triton.jit
+    def triton_per_fused_sum_0(in_ptr0, out_ptr0, xnumel, r0_numel, XBLOCK: tl.constexpr, R0_BLOCK: tl.constexpr):
+        # Inductor's persistent reduction as logged (its masks are all-true for these shapes and left out)
+        xindex = tl.program_id(0) * XBLOCK + tl.arange(0, XBLOCK)[:, None]
+        r0_index = tl.arange(0, R0_BLOCK)[None, :]
+        tmp0 = tl.load(in_ptr0 + (r0_index + R0_BLOCK * xindex), None).to(tl.float32)
+        tmp3 = tl.sum(tl.broadcast_to(tmp0, [XBLOCK, R0_BLOCK]), 1)[:, None]
+        tl.store(out_ptr0 + xindex, tmp3, None)
+
+    aligned = [["tt.divisibility", 16]]
+    source = ASTSource(fn=triton_per_fused_sum_0, constexprs={"XBLOCK": xblock, "R0_BLOCK": r0_block},
+                       signature={"in_ptr0": "*" + dtype, "out_ptr0": "*" + dtype, "xnumel": "i32",
+                                  "r0_numel": "i32", "XBLOCK": "constexpr", "R0_BLOCK": "constexpr"},
+                       attrs={(k,): aligned for k in range(4)})
+    kernel = triton.compile(source, target=GPUTarget("cuda", 90, 32), options={"num_warps": 1, "num_stages": 1})
+    with tempfile.NamedTemporaryFile(suffix=".cubin") as cubin:
+        cubin.write(kernel.asm["cubin"])
+        cubin.flush()
+        return functions(disassemble(cubin.name))
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "--inductor-sum":
+        report(inductor_sum(int(sys.argv[2]), int(sys.argv[3]), *sys.argv[4:5]))
+    else:
+        report(functions(disassemble(sys.argv[1])), sys.argv[2] if len(sys.argv) > 2 else ".")
