@@ -21,41 +21,34 @@ LAB_BEST = {256: "tile lanes 8 packs 4 rows 1 block 64", 512: "tile lanes 16 pac
 
 def main(rounds=2, experiments=("loop", "made")):
     import torch
-    import torch._inductor.config as inductor_config
 
     import operator_runtime as oprt
 
-    inductor_config.autotune_local_cache = False  # as run_ops: autotuned in the process that times
+    # (label, how x is made, more names for ours, lab reduce_tile kernels beside: None, "best" or "all")
+    loops = [("x half, 4 names", "half", 0, None)]
+    loops += [("x half, 14 names", "half", 10, None)] if "loop" in experiments else []
+    loops += [("x from float, 4 names", "from float", 0, None)] if "made" in experiments else []
+    loops += [("x half, 4 names + cupy launches", "half", 0, "best")] if "launch" in experiments else []
+    loops += [("x half, 4 names + every reduce_tile kernel", "half", 0, "all")] if "kinds" in experiments else []
     out = []
     for rows, cols in SHAPES:
-        loops = [("x half, 4 names", "half", {})]
-        if "loop" in experiments:
-            loops.append(("x half, 14 names", "half", {"ours filler %d" % k: None for k in range(10)}))
-        if "made" in experiments:
-            loops.append(("x from float, 4 names", "from float", {}))
-        if "launch" in experiments:
-            loops.append(("x half, 4 names + cupy launches", "half", {"launch": None}))
-        if "kinds" in experiments:
-            loops.append(("x half, 4 names + every reduce_tile kernel", "half", {"kinds": None}))
-        for loop, made, extra in loops:
+        for loop, made, fillers, lab_kernels in loops:
             x = (torch.randn(rows, cols, dtype=torch.float16, device="cuda") if made == "half" else
                  torch.randn(rows, cols, device="cuda").to(torch.float16))
-            torch._dynamo.reset()
-            compiled = torch.compile(lambda t: t.sum(-1), dynamic=False, fullgraph=True)
+            compiled = lab.compile_like_run_ops(lambda t: t.sum(-1))
             ours = lambda: oprt.reduce_sum(x, axis=-1)  # noqa: E731
             fns = {"torch.compile": lambda: compiled(x), "torch.compile again": lambda: compiled(x),
                    "ours": ours, "ours again": ours}
-            if "launch" in extra or "kinds" in extra:
+            fns.update({"ours filler %d" % k: ours for k in range(fillers)})
+            if lab_kernels:
                 import reduce_tile
 
                 lab_fns, _ = reduce_tile.candidates(lab.load("reduce_tile"), "float16", x, rows, cols)
                 library = next(name for name in lab_fns if name.endswith("(today)"))
                 fns["ours via cupy: " + library] = lab_fns[library]
                 fns["lab via cupy: " + LAB_BEST[cols]] = lab_fns[LAB_BEST[cols]]
-                if "kinds" in extra:
+                if lab_kernels == "all":
                     fns.update({"lab via cupy: " + name: fn for name, fn in lab_fns.items()})
-            else:
-                fns.update({name: ours for name in extra})
             label = "%dx%d f16 %s" % (rows, cols, loop)
             out += lab.time_interleaved(fns, rounds, {"shape": "%dx%d" % (rows, cols), "dtype": "float16",
                                                       "loop": loop}, x.numel() * 2 + rows * 2, label)

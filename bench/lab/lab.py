@@ -239,6 +239,17 @@ def time_row_sum(label: str, dtype_name: str, variant: str, run, y, expected, le
     return row
 
 
+def compile_like_run_ops(fn):
+    """torch.compile of fn as run_ops compiles a peer: dynamo reset, dynamic=False, fullgraph=True, and Inductor's
+    autotuning done in this process, the one that times it (not taken from its local autotune cache)."""
+    import torch
+    import torch._inductor.config as inductor_config
+
+    inductor_config.autotune_local_cache = False
+    torch._dynamo.reset()
+    return torch.compile(fn, dynamic=False, fullgraph=True)
+
+
 def time_compiled_sum(label: str, dtype_name: str, fn, x):
     """torch.compile's fn (Inductor, compiled as run_ops compiles it: dynamo reset, dynamic=False,
     fullgraph=True) timed on x as time_row_sum times a candidate, its first call (the compile) untimed.

@@ -54,17 +54,14 @@ def main(rounds=3, name="reduce_rows8k", shapes=SHAPES, make_candidates=candidat
     """Each shape's candidates (make_candidates(module, dtype, x, rows, cols, **shape_of_candidates)) and
     torch.compile, interleaved; saved as the lab `name` (its cubin, its JSON)."""
     import torch
-    import torch._inductor.config as inductor_config
 
-    inductor_config.autotune_local_cache = False  # as run_ops: torch.compile autotuned in the process that times it
     module = lab.load(name)
     rows_out = []
     for rows, cols, dt in shapes:
         label = "%dx%d axis=-1" % (rows, cols)
         x = torch.randn(rows, cols, device="cuda").to(getattr(torch, dt))
         fns, outs = make_candidates(module, dt, x, rows, cols, **shape_of_candidates)
-        torch._dynamo.reset()
-        compiled = torch.compile(lambda t: t.sum(-1), dynamic=False, fullgraph=True)
+        compiled = lab.compile_like_run_ops(lambda t: t.sum(-1))
         fns["torch.compile"] = lambda: compiled(x)
         lab.check_sums(label, dt, fns, outs, x.double().sum(-1), cols)  # every candidate before any is timed
         rows_out += lab.time_interleaved(fns, rounds, {"shape": label, "dtype": dt},
