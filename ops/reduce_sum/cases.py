@@ -116,10 +116,14 @@ CASES = (
         # a block per row in two or three slices, the last one partial
         Case(shapes=((300, 1536),), attrs=_attrs(-1)),
         Case(shapes=((25000, 128),), attrs=_attrs(-1)),
-        # the tile tier (half rows of 256 and 512 columns, a group of 8 or 16 lanes each): the last block
-        # partly filled (1000 = 62.5 blocks of 16 rows; 333 = 41.6 blocks of 8)
-        Case(shapes=((1000, 256),), attrs=_attrs(-1)),
+        # the tile tier (half rows of 256 and 512 columns: a row to a group of 8 lanes, two rows to a group of
+        # 16; 8 rows a block): the last block partly filled (1001 = 125 blocks and a row; 333 = 41 blocks and
+        # 5 rows, the last group's second row past the end), and every block full (the exact form: no row
+        # test, 32-bit offsets)
+        Case(shapes=((1001, 256),), attrs=_attrs(-1)),
         Case(shapes=((333, 512),), attrs=_attrs(-1)),
+        Case(shapes=((1024, 256),), attrs=_attrs(-1)),
+        Case(shapes=((336, 512),), attrs=_attrs(-1)),
         Case(shapes=((256, 10000),), attrs=_attrs(-1), dtypes=("float32", "float16")),
         # the cluster tier (sm_90): rows of odd length (rows 1, 2, ... and their parts start misaligned),
         # in 8 blocks per row (136x30001 f16/bf16: parts too short for 16) or 16 (f32; 12x100003; 16x262144)

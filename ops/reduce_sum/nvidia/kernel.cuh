@@ -93,9 +93,10 @@ constexpr int kAtOnceThreads = 1024;       // ... and most
 constexpr int kAtOnceMaxPacks = 4;         // ... and its packs per thread (beyond them a row kernel adds the partials)
 constexpr int64_t kStreamGroupMaxWaves = 2;  // "Short rows in small blocks": most waves of the streamed short-row kernel's blocks
 constexpr int kStreamGroupThreads = 64;    // "Short rows in small blocks": threads of its blocks
-constexpr int kTileThreads = 128;          // "Short rows in tiles": threads of the tile kernel's blocks
+constexpr int kTileThreads = 64;           // "Short rows in tiles": threads of the tile kernel's blocks
 constexpr int kTileMinWidth = 8;           // "Short rows in tiles": half rows of kStreamUnroll packs per lane of groups
 constexpr int kTileMaxWidth = 16;          // ... of 8 to 16 lanes (256 and 512 columns)
+constexpr int kTileWideRows = 2;           // "Short rows in tiles": rows per group of kTileMaxWidth lanes (else 1)
 constexpr int kClusterBlocks = 16;         // "Rows in a cluster": blocks per row of the cluster tier (non-portable)...
 constexpr int kPortableClusterBlocks = 8;  // ... or the portable maximum where the device runs no more
 constexpr int kClusterThreads = 256;       // "Rows in a cluster": threads of its blocks
@@ -319,26 +320,46 @@ __global__ void __launch_bounds__(kBlockThreads, kStreamMinBlocks * kThreads / k
 }
 
 // y[r] = sum of row r of exactly kWidth * kStreamUnroll packs (x 16-byte aligned): a group of kWidth lanes
-// per row, kTileThreads / kWidth rows per block, the grid covering the rows once. Every size is a
-// compile-time constant and nothing loops, so each lane issues its kStreamUnroll loads first thing; the
-// adds are those of sum_rows_streamed_by_group (one slice), in the same order.
-template <class T, int kWidth, class Load>
+// takes kRows rows, kTileThreads / kWidth groups per block, the grid covering the rows once. Every size is a
+// compile-time constant and nothing loops, so each lane issues its first row's loads first thing; a row at a
+// time, its loads then its adds, keeps kStreamUnroll loads in flight per lane, as the fastest lab tiles ran.
+// kExact: the blocks cover the rows exactly and x has fewer than 2^31 packs, so no row test and 32-bit
+// offsets: the loads start a dozen instructions in, as torch.compile's persistent reductions' do.
+template <class T, int kWidth, int kRows, class Load, bool kExact>
 __global__ void __launch_bounds__(kTileThreads) sum_rows_in_tiles(const T *x, T *y, int64_t rows) {
   using C = ComputeType<T>;
   using Vec = Pack<T, kPackSize<T>>;
-  const int lane = static_cast<int>(threadIdx.x) % kWidth;
-  const int64_t row = static_cast<int64_t>(blockIdx.x) * (kTileThreads / kWidth) + threadIdx.x / kWidth;
-  C sum = 0;
-  if (row < rows) {  // the last block's spare groups still reach the shuffles
-    const Load load{};
-    const Vec *packs = reinterpret_cast<const Vec *>(x) + row * (kWidth * kStreamUnroll) + lane;
+  using Index = std::conditional_t<kExact, unsigned, int64_t>;
+  constexpr int kRowPacks = kWidth * kStreamUnroll;
+  constexpr int kBlockRows = kTileThreads / kWidth * kRows;
+  const Index lane = threadIdx.x % kWidth;
+  const Index first = static_cast<Index>(blockIdx.x) * kBlockRows + threadIdx.x / kWidth * kRows;
+  const bool whole = kExact || (static_cast<int64_t>(blockIdx.x) + 1) * kBlockRows <= rows;  // no row past the end
+  const Load load{};
+  const Vec *packs = reinterpret_cast<const Vec *>(x) + (first * kRowPacks + lane);
+  C sum[kRows];
+#pragma unroll
+  for (int r = 0; r < kRows; ++r) {
     StreamChunk<T> chunk;
 #pragma unroll
-    for (int u = 0; u < kStreamUnroll; ++u) chunk[u] = load(packs + u * kWidth);
-    add_chunk(sum, chunk);
+    for (int u = 0; u < kStreamUnroll; ++u) {
+      chunk[u] = whole || first + r < rows ? load(packs + r * kRowPacks + u * kWidth) : Vec{};
+    }
+    sum[r] = 0;
+    add_chunk(sum[r], chunk);
   }
-  sum = warp_reduce(sum, SumOp{}, kWidth);
-  if (row < rows && lane == 0) y[row] = convert<T>(sum);
+  // The rows' shuffles interleaved (independent), every lane taking part, even past the last row.
+#pragma unroll
+  for (int offset = kWidth / 2; offset > 0; offset /= 2) {
+#pragma unroll
+    for (int r = 0; r < kRows; ++r) sum[r] += shuffle_xor(sum[r], offset, kWidth);
+  }
+  if (lane < kRows && (kExact || first + lane < rows)) {  // lane r stores row r's sum
+    C mine = sum[0];
+#pragma unroll
+    for (int r = 1; r < kRows; ++r) mine = lane == r ? sum[r] : mine;
+    y[first + lane] = convert<T>(mine);
+  }
 }
 
 // y[r] = sum of row r, one block of kThreads per row (a block for each row, up to the grid's limit), row r
@@ -592,8 +613,13 @@ template <class T>
 oprt_status_t launch_rows_in_tiles(const T *x, T *y, int64_t rows, int width, oprt_stream_t stream) {
   return with_group_width<kTileMinWidth, kTileMaxWidth>(width, [&](auto group_width) {
     constexpr int kWidth = decltype(group_width)::value;
-    const unsigned blocks = static_cast<unsigned>(ceil_div(rows, int64_t{kTileThreads / kWidth}));
-    sum_rows_in_tiles<T, kWidth, EvictFirstLoad><<<blocks, kTileThreads, 0, to_stream(stream)>>>(x, y, rows);
+    constexpr int kRows = kWidth == kTileMaxWidth ? kTileWideRows : 1;
+    constexpr int64_t kBlockRows = kTileThreads / kWidth * kRows;
+    const unsigned blocks = static_cast<unsigned>(ceil_div(rows, kBlockRows));
+    const bool exact = rows % kBlockRows == 0 && rows * (kWidth * kStreamUnroll) <= std::numeric_limits<int>::max();
+    const auto kernel = exact ? sum_rows_in_tiles<T, kWidth, kRows, EvictFirstLoad, true>
+                              : sum_rows_in_tiles<T, kWidth, kRows, EvictFirstLoad, false>;
+    kernel<<<blocks, kTileThreads, 0, to_stream(stream)>>>(x, y, rows);
     return check_launch("sum_rows_in_tiles", blocks, kTileThreads, 0);
   });
 }
