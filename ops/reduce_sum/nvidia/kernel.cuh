@@ -24,7 +24,7 @@
 //     kStreamGroupMaxWaves waves of blocks), and rows of at least kThreads * kStreamUnroll packs, a
 //     block each. A thread of these loads its next kStreamUnroll packs, of the same row or of its next
 //     one, before it sums the current ones. Half rows of 256 and 512 columns among them take the tile
-//     kernel instead: a group of 8 or 16 lanes per row, every size a compile-time constant, no loop; rows of
+//     kernel instead: a group of 8 lanes per row or of 16 per two rows, every size a compile-time constant, no loop; rows of
 //     exactly 8 KB or 16 KB and f32 rows of exactly one slice take the slice kernel, a block per row, and
 //     other rows past a warp's and up to 16 KB the same blocks masked to the row (sum_row_at_once).
 //   - inner > 1 sums columns: threads run along inner (coalesced, one pack of columns each) and a
