@@ -4,9 +4,21 @@
 # to the GPU machine (device tool: carry bench/lab/build) and are loaded there by lab.py with cupy.
 # A lab with a <name>.ptx.sed beside it goes through PTX instead: nvcc -ptx, that sed script, then ptxas, for a
 # directive CUDA C++ cannot write alone (elementwise_path: .reqntid without .blocksareclusters).
+#   build.sh --check   every lab through nvcc's front end to PTX, two at a time, nothing kept (CI: the labs include
+#                      the library's kernels and instantiate them by name, so a changed template breaks them)
 set -euo pipefail
 cd "$(dirname "$0")"
 NVCC=${NVCC:-/usr/local/cuda/bin/nvcc}
+if [ "${1:-}" = --check ]; then
+  scratch=$(mktemp -d)
+  trap 'rm -rf "$scratch"' EXIT
+  export NVCC scratch
+  # shellcheck disable=SC2016
+  ls ./*.cu | xargs -P 2 -I{} sh -c '"$NVCC" -ptx -arch=sm_90 -O3 -std=c++17 -I../.. -I../../include \
+    --expt-relaxed-constexpr -o "$scratch/$(basename {} .cu).ptx" {} > "$scratch/$(basename {} .cu).log" 2>&1 \
+    && echo "compiles: {}" || { echo "FAILS: {}"; tail -n 5 "$scratch/$(basename {} .cu).log"; exit 1; }'
+  exit $?
+fi
 mkdir -p build
 sources=("$@")
 [ ${#sources[@]} -eq 0 ] && sources=(*.cu)

@@ -1,8 +1,9 @@
 // Lab reduce_tile: half-type row sums of 256 and 512 columns (16384x256, 8192x512). Session 10 found a "tile"
 // kernel in the manner of softmax's tile tier ahead of the library's streamed group kernel and made it the
-// library's tier (sum_rows_in_tiles: kTileThreads threads, a row per group of 8 or 16 lanes of kStreamUnroll
-// packs); on the H100 torch.compile's persistent reduction (4096 one-warp blocks, a few rows per warp, a pack of
-// each row per lane) still leads it by 1-2%. Candidates: tile shapes, every size a compile-time constant, no loop,
+// library's tier (sum_rows_in_tiles: kTileThreads threads, groups of 8 or 16 lanes of kStreamUnroll packs); on the
+// H100 torch.compile's persistent reduction (4096 one-warp blocks, a few rows per warp, a pack of each row per lane)
+// led it by 1-3% until session 36 rebuilt it from this lab's fastest shapes (64-thread blocks, two rows a 16-lane
+// group, a row's loads then its adds) and an exact form. The library's kernel here is that exact form. Candidates: tile shapes, every size a compile-time constant, no loop,
 // the grid covering the rows exactly; a group of kLanes lanes takes kRows rows, each lane kPacks packs of every one
 // of them, all loads issued before the first add, the rows' shuffles interleaved. bench/lab/reduce_tile.py times
 // them interleaved with torch.compile and the library's own kernel (found by its mangled name). Session 34 found
@@ -17,13 +18,13 @@ using oprt::gpu::kPackSize;
 using oprt::gpu::Pack;
 using oprt::gpu::shuffle_xor;
 
-#define LIBRARY_KERNEL(T, W)                                                                  \
-  template __global__ void rs::sum_rows_in_tiles<T, W, EvictFirstLoad>(const T *, T *, int64_t); \
-  template __global__ void rs::sum_rows_in_tiles<T, W, PlainLoad>(const T *, T *, int64_t);
-LIBRARY_KERNEL(__half, 8)
-LIBRARY_KERNEL(__half, 16)
-LIBRARY_KERNEL(__nv_bfloat16, 8)
-LIBRARY_KERNEL(__nv_bfloat16, 16)
+#define LIBRARY_KERNEL(T, W, R)                                                                           \
+  template __global__ void rs::sum_rows_in_tiles<T, W, R, EvictFirstLoad, true>(const T *, T *, int64_t); \
+  template __global__ void rs::sum_rows_in_tiles<T, W, R, PlainLoad, true>(const T *, T *, int64_t);
+LIBRARY_KERNEL(__half, 8, 1)
+LIBRARY_KERNEL(__half, 16, rs::kTileWideRows)
+LIBRARY_KERNEL(__nv_bfloat16, 8, 1)
+LIBRARY_KERNEL(__nv_bfloat16, 16, rs::kTileWideRows)
 
 namespace lab {
 
