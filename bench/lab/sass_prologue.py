@@ -1,7 +1,10 @@
 """Where each kernel's first global load comes, read from its SASS (no GPU needed): instructions before the first
-LDG, how many LDG / STG, their cache hints. A kernel whose lanes wait dozens of instructions before their loads
-starts its memory traffic later; on 5 us row sums that is the size of the gaps measured against torch.compile
-(bench/notes/reduce-sum-tuning.md, "Session 35").
+LDG, how many LDG / STG, their cache hints, and its registers. A kernel whose lanes wait dozens of instructions before
+their loads starts its memory traffic later; on 5 us row sums that is the size of the gaps measured against
+torch.compile (bench/notes/reduce-sum-tuning.md, "Session 35"). Registers bound how many warps an SM holds (sm_90:
+65536 registers, 64 warps, allocated 8 a thread at a time): "warps" is that bound, before block size and shared
+memory; a short kernel that cannot fill the SM has fewer loads in flight ("Session 36": 48 registers, 42 warps, lost
+to the same rows in 32 registers).
 
     python3 bench/lab/sass_prologue.py FILE [REGEX]        # FILE: a wheel's libcamp_ops.so or a lab's .cubin
     python3 bench/lab/sass_prologue.py --inductor-sum XBLOCK R0_BLOCK [DTYPE]   # torch.compile's persistent row sum
@@ -42,16 +45,31 @@ def disassemble(path: str) -> str:
     return subprocess.run(command, check=True, capture_output=True, text=True).stdout
 
 
-def report(kernels: dict, pattern: str = ".") -> None:
-    print("%6s %5s %4s %4s  %-12s %s" % ("first", "instr", "LDG", "STG", "load hints", "kernel"))
+def registers(path: str) -> dict:
+    """name -> registers per thread, from cuobjdump -res-usage (a .so's fatbin or a cubin)."""
+    usage = subprocess.run([tool("cuobjdump"), "-res-usage", path], check=True, capture_output=True, text=True).stdout
+    return {m.group(1): int(m.group(2)) for m in re.finditer(r"Function (\S+?):\s+REG:(\d+)", usage)}
+
+
+def warps_by_registers(regs: int) -> int:
+    """The most warps an sm_90 SM holds at `regs` registers a thread (65536 registers, 64 warps, 8-register steps)."""
+    return min(64, 65536 // (-(-max(regs, 1) // 8) * 8 * 32))
+
+
+def report(kernels: dict, pattern: str = ".", regs: dict = None) -> None:
+    print("%6s %5s %4s %4s %4s %5s  %-12s %s" % ("first", "instr", "LDG", "STG", "regs", "warps", "load hints",
+                                                  "kernel"))
     for name, code in sorted(kernels.items()):
         if not re.search(pattern, name):
             continue
         loads = [i for i in code if "LDG" in i]  # LDG and sm_80's LDGSTS (cp.async), predicated or not
         first = next((k for k, i in enumerate(code) if "LDG" in i), None)
         hints = sorted({re.search(r"LDG\S*", i).group(0) for i in loads})
-        print("%6s %5d %4d %4d  %-12s %s" % (first if first is not None else "-", len(code), len(loads),
-                                           sum("STG" in i for i in code), ",".join(hints), name[:110]))
+        reg = (regs or {}).get(name)
+        print("%6s %5d %4d %4d %4s %5s  %-12s %s" % (
+            first if first is not None else "-", len(code), len(loads), sum("STG" in i for i in code),
+            reg if reg is not None else "-", warps_by_registers(reg) if reg is not None else "-", ",".join(hints),
+            name[:110]))
 
 
 def inductor_sum(xblock: int, r0_block: int, dtype: str = "fp16") -> dict:
@@ -78,11 +96,12 @@ def inductor_sum(xblock: int, r0_block: int, dtype: str = "fp16") -> dict:
     with tempfile.NamedTemporaryFile(suffix=".cubin") as cubin:
         cubin.write(kernel.asm["cubin"])
         cubin.flush()
-        return functions(disassemble(cubin.name))
+        return functions(disassemble(cubin.name)), registers(cubin.name)
 
 
 if __name__ == "__main__":
     if sys.argv[1] == "--inductor-sum":
-        report(inductor_sum(int(sys.argv[2]), int(sys.argv[3]), *sys.argv[4:5]))
+        code, regs = inductor_sum(int(sys.argv[2]), int(sys.argv[3]), *sys.argv[4:5])
+        report(code, regs=regs)
     else:
-        report(functions(disassemble(sys.argv[1])), sys.argv[2] if len(sys.argv) > 2 else ".")
+        report(functions(disassemble(sys.argv[1])), sys.argv[2] if len(sys.argv) > 2 else ".", registers(sys.argv[1]))
