@@ -24,9 +24,10 @@
 //     kStreamGroupMaxWaves waves of blocks), and rows of at least kThreads * kStreamUnroll packs, a
 //     block each. A thread of these loads its next kStreamUnroll packs, of the same row or of its next
 //     one, before it sums the current ones. Half rows of 256 and 512 columns among them take the tile
-//     kernel instead: a group of 8 lanes per row or of 16 per two rows, every size a compile-time constant, no loop; rows of
-//     exactly 8 KB or 16 KB and f32 rows of exactly one slice take the slice kernel, a block per row, and
-//     other rows past a warp's and up to 16 KB the same blocks masked to the row (sum_row_at_once).
+//     kernel instead: a group of 8 lanes per row or of 16 per two rows, every size a compile-time
+//     constant, no loop; rows of exactly 8 KB or 16 KB and f32 rows of exactly one slice take the slice
+//     kernel, a block per row, and other rows past a warp's and up to 16 KB the same blocks masked to
+//     the row (sum_row_at_once).
 //   - inner > 1 sums columns: threads run along inner (coalesced, one pack of columns each) and a
 //     block's rows of threads split the reduced axis, combined through shared memory. Too few
 //     columns to fill the device split the reduced axis across blocks as well, through workspace
@@ -322,8 +323,8 @@ __global__ void __launch_bounds__(kBlockThreads, kStreamMinBlocks * kThreads / k
 // y[r] = sum of row r of exactly kWidth * kStreamUnroll packs (x 16-byte aligned): a group of kWidth lanes
 // takes kRows rows, kTileThreads / kWidth groups per block, the grid covering the rows once. Every size is a
 // compile-time constant and nothing loops, so each lane issues its first row's loads first thing. A row at a
-// time, its loads then its adds, reuses the registers: 32, so an SM holds 32 blocks (64 warps) on sm_90, where
-// both rows' loads at once took 48 registers and 42 warps, and no gain from the second row.
+// time, its loads then its adds, reuses the registers: 32, so an SM holds 32 blocks (64 warps) on sm_90; both
+// rows' loads at once took 48 registers (42 warps) and were no faster than a row a group.
 // kExact: the blocks cover the rows exactly and x has fewer than 2^31 packs, so no row test and 32-bit
 // offsets: the loads start a dozen instructions in, as torch.compile's persistent reductions' do.
 template <class T, int kWidth, int kRows, class Load, bool kExact>
