@@ -3,9 +3,10 @@
 // library's tier (sum_rows_in_tiles: kTileThreads threads, groups of 8 or 16 lanes of kStreamUnroll packs); on the
 // H100 torch.compile's persistent reduction (4096 one-warp blocks, a few rows per warp, a pack of each row per lane)
 // led it by 1-3% until session 36 rebuilt it from this lab's fastest shapes (64-thread blocks, two rows a 16-lane
-// group, a row's loads then its adds) and an exact form. The library's kernel here is that exact form. Candidates: tile shapes, every size a compile-time constant, no loop,
-// the grid covering the rows exactly; a group of kLanes lanes takes kRows rows, each lane kPacks packs of every one
-// of them, all loads issued before the first add, the rows' shuffles interleaved. bench/lab/reduce_tile.py times
+// group, a row's loads then its adds) and an exact form. The library's kernel here is that exact form.
+// Candidates: tile shapes, every size a compile-time constant, no loop, the grid covering the rows exactly; a group
+// of kLanes lanes takes kRows rows, each lane kPacks packs of every one of them, all loads issued before the first
+// add, the rows' shuffles interleaved. bench/lab/reduce_tile.py times
 // them interleaved with torch.compile and the library's own kernel (found by its mangled name). Session 34 found
 // torch.compile's short-row kernels loading plainly (no eviction policy) where ours load evict-first: the library's
 // kernel and torch.compile's shapes are also compiled with plain loads ("_plain").
@@ -18,13 +19,13 @@ using oprt::gpu::kPackSize;
 using oprt::gpu::Pack;
 using oprt::gpu::shuffle_xor;
 
-#define LIBRARY_KERNEL(T, W, R)                                                                           \
-  template __global__ void rs::sum_rows_in_tiles<T, W, R, EvictFirstLoad, true>(const T *, T *, int64_t); \
-  template __global__ void rs::sum_rows_in_tiles<T, W, R, PlainLoad, true>(const T *, T *, int64_t);
-LIBRARY_KERNEL(__half, 8, 1)
-LIBRARY_KERNEL(__half, 16, rs::kTileWideRows)
-LIBRARY_KERNEL(__nv_bfloat16, 8, 1)
-LIBRARY_KERNEL(__nv_bfloat16, 16, rs::kTileWideRows)
+#define LIBRARY_KERNEL(T, W)                                                                           \
+  template __global__ void rs::sum_rows_in_tiles<T, W, EvictFirstLoad, true>(const T *, T *, int64_t); \
+  template __global__ void rs::sum_rows_in_tiles<T, W, PlainLoad, true>(const T *, T *, int64_t);
+LIBRARY_KERNEL(__half, 8)
+LIBRARY_KERNEL(__half, 16)
+LIBRARY_KERNEL(__nv_bfloat16, 8)
+LIBRARY_KERNEL(__nv_bfloat16, 16)
 
 namespace lab {
 
@@ -67,16 +68,14 @@ __device__ __forceinline__ void sum_tile(const T *x, T *y, int cols) {
 
 }  // namespace lab
 
-#define TILE(DT, T, L, K, R, B)                                                                            \
-  extern "C" __global__ void __launch_bounds__(B) tile_l##L##_k##K##_r##R##_b##B##_##DT(const T *x, T *y, int cols) { \
-    lab::sum_tile<T, L, K, R, B>(x, y, cols);                                                               \
+// One candidate kernel, named tile_l<L>_k<K>_r<R>_b<B>_<DT><SUFFIX> (reduce_tile.py finds it by that name).
+#define TILE_WITH(DT, T, L, K, R, B, LOAD, SUFFIX)                                                  \
+  extern "C" __global__ void __launch_bounds__(B)                                                  \
+      tile_l##L##_k##K##_r##R##_b##B##_##DT##SUFFIX(const T *x, T *y, int cols) {                  \
+    lab::sum_tile<T, L, K, R, B, LOAD>(x, y, cols);                                                \
   }
-
-#define TILE_PLAIN(DT, T, L, K, R, B)                                                                   \
-  extern "C" __global__ void __launch_bounds__(B)                                                      \
-      tile_l##L##_k##K##_r##R##_b##B##_##DT##_plain(const T *x, T *y, int cols) {                     \
-    lab::sum_tile<T, L, K, R, B, PlainLoad>(x, y, cols);                                              \
-  }
+#define TILE(DT, T, L, K, R, B) TILE_WITH(DT, T, L, K, R, B, EvictFirstLoad, )
+#define TILE_PLAIN(DT, T, L, K, R, B) TILE_WITH(DT, T, L, K, R, B, PlainLoad, _plain)
 
 // 256 half columns = 32 packs; 512 = 64 packs.
 #define TILES(DT, T)                                                          \

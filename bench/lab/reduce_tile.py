@@ -16,7 +16,7 @@ SHORT = {"float16": "f16", "bfloat16": "bf16"}
 PACK = 8
 TILE_THREADS = 64  # kTileThreads
 STREAM_UNROLL = 4  # kStreamUnroll: packs per lane of the library's tile
-WIDE_ROWS = {8: 1, 16: 2}  # the library's rows per group of 8 and of 16 lanes (kTileWideRows)
+WIDE_ROWS = {8: 1, 16: 2}  # the library's rows per group of 8 and of 16 lanes (tile_group_rows)
 TILES = [  # (lanes, packs, rows per group, block) as compiled in reduce_tile.cu
     (8, 4, 1, 64), (8, 4, 1, 128), (8, 4, 2, 64), (16, 2, 2, 32), (16, 2, 2, 64), (32, 1, 4, 32), (32, 1, 4, 64),
     (32, 1, 2, 32), (4, 8, 1, 64), (16, 4, 1, 64), (16, 4, 1, 128), (16, 4, 2, 64), (32, 2, 2, 32), (32, 2, 2, 64),
@@ -40,8 +40,8 @@ def candidates(module, dt, x, rows, cols):
     width = packs // STREAM_UNROLL
     group_rows = WIDE_ROWS[width]
     for load, label in (("14EvictFirstLoad", "(today)"), ("9PlainLoad", "plain loads")):
-        library = module.kernel("_ZN4oprt3gpu17reduce_sum_detail17sum_rows_in_tilesI%sLi%dELi%dENS0_%sELb1EEEvPKT_PS5_l"
-                                % (MANGLED[dt], width, group_rows, load))  # the exact form: the rows fill the blocks
+        library = module.kernel("_ZN4oprt3gpu17reduce_sum_detail17sum_rows_in_tilesI%sLi%dENS0_%sELb1EEEvPKT_PS5_l"
+                                % (MANGLED[dt], width, load))  # the exact form: the rows fill the blocks
         add("library: tile W%d x 4 x %d rows, %d threads %s" % (width, group_rows, TILE_THREADS, label), library,
             rows // (TILE_THREADS // width * group_rows), TILE_THREADS, rows)
     for tiles, suffix, label in ((TILES, "", ""), (PLAIN_TILES, "_plain", ", plain loads")):

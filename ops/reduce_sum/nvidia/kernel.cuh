@@ -327,13 +327,16 @@ __global__ void __launch_bounds__(kBlockThreads, kStreamMinBlocks * kThreads / k
 // rows' loads at once took 48 registers (42 warps) and were no faster than a row a group.
 // kExact: the blocks cover the rows exactly and x has fewer than 2^31 packs, so no row test and 32-bit
 // offsets: the loads start a dozen instructions in, as torch.compile's persistent reductions' do.
-template <class T, int kWidth, int kRows, class Load, bool kExact>
+constexpr int tile_group_rows(int width) { return width == kTileMaxWidth ? kTileWideRows : 1; }
+constexpr int tile_block_rows(int width) { return kTileThreads / width * tile_group_rows(width); }
+
+template <class T, int kWidth, class Load, bool kExact>
 __global__ void __launch_bounds__(kTileThreads) sum_rows_in_tiles(const T *x, T *y, int64_t rows) {
   using C = ComputeType<T>;
   using Vec = Pack<T, kPackSize<T>>;
   using Index = std::conditional_t<kExact, unsigned, int64_t>;
-  constexpr int kRowPacks = kWidth * kStreamUnroll;
-  constexpr int kBlockRows = kTileThreads / kWidth * kRows;
+  constexpr int kRows = tile_group_rows(kWidth), kRowPacks = kWidth * kStreamUnroll;
+  constexpr int kBlockRows = tile_block_rows(kWidth);
   const Index lane = threadIdx.x % kWidth;
   const Index first = static_cast<Index>(blockIdx.x) * kBlockRows + threadIdx.x / kWidth * kRows;
   const bool whole = kExact || (static_cast<int64_t>(blockIdx.x) + 1) * kBlockRows <= rows;  // no row past the end
@@ -350,12 +353,8 @@ __global__ void __launch_bounds__(kTileThreads) sum_rows_in_tiles(const T *x, T 
     sum[r] = 0;
     add_chunk(sum[r], chunk);
   }
-  // The rows' shuffles interleaved (independent), every lane taking part, even past the last row.
 #pragma unroll
-  for (int offset = kWidth / 2; offset > 0; offset /= 2) {
-#pragma unroll
-    for (int r = 0; r < kRows; ++r) sum[r] += shuffle_xor(sum[r], offset, kWidth);
-  }
+  for (int r = 0; r < kRows; ++r) sum[r] = warp_reduce(sum[r], SumOp{}, kWidth);  // every lane, even past the end
   if (lane < kRows && (kExact || first + lane < rows)) {  // lane r stores row r's sum
     C mine = sum[0];
 #pragma unroll
@@ -615,12 +614,11 @@ template <class T>
 oprt_status_t launch_rows_in_tiles(const T *x, T *y, int64_t rows, int width, oprt_stream_t stream) {
   return with_group_width<kTileMinWidth, kTileMaxWidth>(width, [&](auto group_width) {
     constexpr int kWidth = decltype(group_width)::value;
-    constexpr int kRows = kWidth == kTileMaxWidth ? kTileWideRows : 1;
-    constexpr int64_t kBlockRows = kTileThreads / kWidth * kRows;
+    constexpr int64_t kBlockRows = tile_block_rows(kWidth);
     const unsigned blocks = static_cast<unsigned>(ceil_div(rows, kBlockRows));
     const bool exact = rows % kBlockRows == 0 && rows * (kWidth * kStreamUnroll) <= std::numeric_limits<int>::max();
-    const auto kernel = exact ? sum_rows_in_tiles<T, kWidth, kRows, EvictFirstLoad, true>
-                              : sum_rows_in_tiles<T, kWidth, kRows, EvictFirstLoad, false>;
+    const auto kernel = exact ? sum_rows_in_tiles<T, kWidth, EvictFirstLoad, true>
+                              : sum_rows_in_tiles<T, kWidth, EvictFirstLoad, false>;
     kernel<<<blocks, kTileThreads, 0, to_stream(stream)>>>(x, y, rows);
     return check_launch("sum_rows_in_tiles", blocks, kTileThreads, 0);
   });
