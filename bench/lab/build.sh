@@ -9,22 +9,23 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 NVCC=${NVCC:-/usr/local/cuda/bin/nvcc}
+FLAGS="-arch=sm_90 -O3 -std=c++17 -I../.. -I../../include --expt-relaxed-constexpr -lineinfo"
 if [ "${1:-}" = --check ]; then
   scratch=$(mktemp -d)
   trap 'rm -rf "$scratch"' EXIT
-  export NVCC scratch
+  export NVCC FLAGS scratch
   # shellcheck disable=SC2016
-  ls ./*.cu | xargs -P 2 -I{} sh -c '"$NVCC" -ptx -arch=sm_90 -O3 -std=c++17 -I../.. -I../../include \
-    --expt-relaxed-constexpr -o "$scratch/$(basename {} .cu).ptx" {} > "$scratch/$(basename {} .cu).log" 2>&1 \
-    && echo "compiles: {}" || { echo "FAILS: {}"; tail -n 5 "$scratch/$(basename {} .cu).log"; exit 1; }'
+  ls ./*.cu | xargs -P 2 -n 1 sh -c 'name=$(basename "$1" .cu)
+    if "$NVCC" -ptx $FLAGS -o "$scratch/$name.ptx" "$1" > "$scratch/$name.log" 2>&1; then echo "compiles: $1"
+    else echo "FAILS: $1"; tail -n 5 "$scratch/$name.log"; exit 1; fi' sh
   exit $?
 fi
+read -r -a flags <<< "$FLAGS"
 mkdir -p build
 sources=("$@")
 [ ${#sources[@]} -eq 0 ] && sources=(*.cu)
 for source in "${sources[@]}"; do
   name=$(basename "$source" .cu)
-  flags=(-arch=sm_90 -O3 -std=c++17 -I../.. -I../../include --expt-relaxed-constexpr -lineinfo)
   if [ -f "$name.ptx.sed" ]; then
     "$NVCC" -ptx "${flags[@]}" -o "build/$name.ptx" "$source"
     sed -i -f "$name.ptx.sed" "build/$name.ptx"
