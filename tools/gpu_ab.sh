@@ -11,6 +11,8 @@
 #   e.g. tools/gpu_ab.sh dist/main dist/cand1,dist/cand2 $OUT 3 --op softmax --peers torch_eager
 #        tools/gpu_ab.sh dist/main dist/cand1 $OUT 2 --op reduce_sum --shapes 4096x3072,4096x5120 --peers torch_compile
 # A build is named by its folder's base name (dist/cand1: cand1; the base is always "base").
+# A PYTHONPATH set by the caller comes after the build's folder, e.g. the peers' site of tools/gpu_peers_site.sh:
+#   PYTHONPATH=/tmp/site:/tmp/site/nvidia_cutlass_dsl/dsl_packages tools/gpu_ab.sh ... --peers quack,liger
 set -u
 BASE=$1; CANDS=$2; OUT=$3; ROUNDS=$4; shift 4
 builds=(base); dirs=("$BASE")
@@ -24,7 +26,7 @@ n=${#builds[@]}; i=0
 for ((r = 0; r < ROUNDS; r++)); do
   for ((j = 0; j < n; j++)); do
     which=${builds[$(((r + j) % n))]}
-    PYTHONPATH=/tmp/ab-$which:$PWD python3 tools/run_ops.py --mode bench --backend nvidia "$@" \
+    PYTHONPATH=/tmp/ab-$which:$PWD${PYTHONPATH:+:$PYTHONPATH} python3 tools/run_ops.py --mode bench --backend nvidia "$@" \
       --json "$OUT/ab-$i-$which.json" > "$OUT/ab-$i-$which.log" 2>&1
     echo "run $i ($which): exit $?"; i=$((i + 1))
   done
