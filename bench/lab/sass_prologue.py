@@ -8,11 +8,13 @@ to the same rows in 32 registers).
 
     python3 bench/lab/sass_prologue.py FILE [REGEX]        # FILE: a wheel's libcamp_ops.so or a lab's .cubin
     python3 bench/lab/sass_prologue.py --inductor-sum XBLOCK R0_BLOCK [DTYPE]   # torch.compile's persistent row sum
+    python3 bench/lab/sass_prologue.py --inductor-looped-sum R0_BLOCK NUM_WARPS [DTYPE]   # its looped one, 4096 columns
 
 FILE is disassembled by cuobjdump (a .so's fatbin) or nvdisasm (a cubin): CUDA's, or PyPI's nvidia-cuda-cuobjdump /
 nvidia-cuda-nvdisasm (set CUOBJDUMP / NVDISASM to their binaries). --inductor-sum compiles the kernel Inductor logs
 for `x.sum(-1)` on short rows (bench/results/h100-session34/inductor_code.log.xz: XBLOCK rows a program, one warp)
-with the triton package for sm_90, without a GPU.
+with the triton package for sm_90, without a GPU; --inductor-looped-sum the looped kernel it logs for 4096 x 4096
+(a 512-thread block a row on the H100: bench/results/h100-session34/inductor_launches.txt.xz).
 """
 import os
 import re
@@ -72,11 +74,27 @@ def report(kernels: dict, pattern: str = ".", regs: dict = None) -> None:
             name[:110]))
 
 
-def inductor_sum(xblock: int, r0_block: int, dtype: str = "fp16") -> dict:
+def compile_for_sm90(fn, constexprs: dict, dtype: str, num_warps: int) -> tuple:
+    """(SASS by function, registers) of a Triton row sum compiled for sm_90, its pointers 16-byte aligned."""
     import triton
-    import triton.language as tl
     from triton.backends.compiler import GPUTarget
     from triton.compiler import ASTSource
+
+    signature = {"in_ptr0": "*" + dtype, "out_ptr0": "*" + dtype, "xnumel": "i32", "r0_numel": "i32"}
+    signature.update({name: "constexpr" for name in constexprs})
+    aligned = [["tt.divisibility", 16]]
+    source = ASTSource(fn=fn, constexprs=constexprs, signature=signature, attrs={(k,): aligned for k in range(4)})
+    kernel = triton.compile(source, target=GPUTarget("cuda", 90, 32),
+                            options={"num_warps": num_warps, "num_stages": 1})
+    with tempfile.NamedTemporaryFile(suffix=".cubin") as cubin:
+        cubin.write(kernel.asm["cubin"])
+        cubin.flush()
+        return functions(disassemble(cubin.name)), registers(cubin.name)
+
+
+def inductor_sum(xblock: int, r0_block: int, dtype: str = "fp16") -> tuple:
+    import triton
+    import triton.language as tl
 
     @triton.jit
     def triton_per_fused_sum_0(in_ptr0, out_ptr0, xnumel, r0_numel, XBLOCK: tl.constexpr, R0_BLOCK: tl.constexpr):
@@ -87,21 +105,34 @@ def inductor_sum(xblock: int, r0_block: int, dtype: str = "fp16") -> dict:
         tmp3 = tl.sum(tl.broadcast_to(tmp0, [XBLOCK, R0_BLOCK]), 1)[:, None]
         tl.store(out_ptr0 + xindex, tmp3, None)
 
-    aligned = [["tt.divisibility", 16]]
-    source = ASTSource(fn=triton_per_fused_sum_0, constexprs={"XBLOCK": xblock, "R0_BLOCK": r0_block},
-                       signature={"in_ptr0": "*" + dtype, "out_ptr0": "*" + dtype, "xnumel": "i32",
-                                  "r0_numel": "i32", "XBLOCK": "constexpr", "R0_BLOCK": "constexpr"},
-                       attrs={(k,): aligned for k in range(4)})
-    kernel = triton.compile(source, target=GPUTarget("cuda", 90, 32), options={"num_warps": 1, "num_stages": 1})
-    with tempfile.NamedTemporaryFile(suffix=".cubin") as cubin:
-        cubin.write(kernel.asm["cubin"])
-        cubin.flush()
-        return functions(disassemble(cubin.name)), registers(cubin.name)
+    return compile_for_sm90(triton_per_fused_sum_0, {"XBLOCK": xblock, "R0_BLOCK": r0_block}, dtype, 1)
+
+
+def inductor_looped_sum(r0_block: int, num_warps: int, dtype: str = "fp16") -> tuple:
+    import triton
+    import triton.language as tl
+
+    @triton.jit
+    def triton_red_fused_sum_0(in_ptr0, out_ptr0, xnumel, r0_numel, R0_BLOCK: tl.constexpr):
+        # Inductor's looped reduction for 4096 x 4096 as logged, one row a program (XBLOCK 1): R0_BLOCK values a
+        # step, read evict-first, added into a block of f32 accumulators summed at the end
+        row = tl.program_id(0)
+        r0_base = tl.arange(0, R0_BLOCK)
+        accumulators = tl.full([R0_BLOCK], 0, tl.float32)
+        for r0_offset in tl.range(0, 4096, R0_BLOCK):
+            accumulators += tl.load(in_ptr0 + (r0_offset + r0_base + 4096 * row),
+                                    eviction_policy="evict_first").to(tl.float32)
+        tl.store(out_ptr0 + row, tl.sum(accumulators, 0))
+
+    return compile_for_sm90(triton_red_fused_sum_0, {"R0_BLOCK": r0_block}, dtype, num_warps)
 
 
 if __name__ == "__main__":
     if sys.argv[1] == "--inductor-sum":
         code, regs = inductor_sum(int(sys.argv[2]), int(sys.argv[3]), *sys.argv[4:5])
+        report(code, regs=regs)
+    elif sys.argv[1] == "--inductor-looped-sum":
+        code, regs = inductor_looped_sum(int(sys.argv[2]), int(sys.argv[3]), *sys.argv[4:5])
         report(code, regs=regs)
     else:
         report(functions(disassemble(sys.argv[1])), sys.argv[2] if len(sys.argv) > 2 else ".", registers(sys.argv[1]))
