@@ -320,6 +320,10 @@ __global__ void __launch_bounds__(kBlockThreads, kStreamMinBlocks * kThreads / k
       });
 }
 
+// The tile kernel's rows per group of `width` lanes and per block (its launcher sizes the grid by the latter).
+constexpr int tile_group_rows(int width) { return width == kTileMaxWidth ? kTileWideRows : 1; }
+constexpr int tile_block_rows(int width) { return kTileThreads / width * tile_group_rows(width); }
+
 // y[r] = sum of row r of exactly kWidth * kStreamUnroll packs (x 16-byte aligned): a group of kWidth lanes
 // takes kRows rows, kTileThreads / kWidth groups per block, the grid covering the rows once. Every size is a
 // compile-time constant and nothing loops, so each lane issues its first row's loads first thing. A row at a
@@ -327,9 +331,6 @@ __global__ void __launch_bounds__(kBlockThreads, kStreamMinBlocks * kThreads / k
 // rows' loads at once took 48 registers (42 warps) and were no faster than a row a group.
 // kExact: the blocks cover the rows exactly and x has fewer than 2^31 packs, so no row test and 32-bit
 // offsets: the loads start a dozen instructions in, as torch.compile's persistent reductions' do.
-constexpr int tile_group_rows(int width) { return width == kTileMaxWidth ? kTileWideRows : 1; }
-constexpr int tile_block_rows(int width) { return kTileThreads / width * tile_group_rows(width); }
-
 template <class T, int kWidth, class Load, bool kExact>
 __global__ void __launch_bounds__(kTileThreads) sum_rows_in_tiles(const T *x, T *y, int64_t rows) {
   using C = ComputeType<T>;
