@@ -251,13 +251,9 @@ def compile_like_run_ops(fn):
 
 
 def time_compiled_sum(label: str, dtype_name: str, fn, x):
-    """torch.compile's fn (Inductor, compiled as run_ops compiles it: dynamo reset, dynamic=False,
-    fullgraph=True) timed on x as time_row_sum times a candidate, its first call (the compile) untimed.
-    Printed; returns the row and the compiled function."""
-    import torch
-
-    torch._dynamo.reset()
-    compiled = torch.compile(fn, dynamic=False, fullgraph=True)
+    """torch.compile's fn (compile_like_run_ops) timed on x as time_row_sum times a candidate, its first call (the
+    compile) untimed. Printed; returns the row and the compiled function."""
+    compiled = compile_like_run_ops(fn)
     compiled(x)
     row = sum_row(label, dtype_name, "torch.compile (this run)", time_us(lambda: compiled(x)))
     print_row(row)
