@@ -13,8 +13,11 @@
 # A build is named by its folder's base name (dist/cand1: cand1; the base is always "base").
 # A PYTHONPATH set by the caller comes after the build's folder, e.g. the peers' site of tools/gpu_peers_site.sh:
 #   PYTHONPATH=/tmp/site:/tmp/site/nvidia_cutlass_dsl/dsl_packages tools/gpu_ab.sh ... --peers quack,liger
+# AB_BUDGET_S=N: start no run that would end past N seconds (judged by the longest run so far), so a device call's
+# time limit never cuts the summary and the archive (loose files past the device tool's count do not come back).
 set -u
 BASE=$1; CANDS=$2; OUT=$3; ROUNDS=$4; shift 4
+mkdir -p "$OUT" || exit $?
 builds=(base); dirs=("$BASE")
 IFS=, read -r -a cand_dirs <<< "$CANDS"
 for dir in "${cand_dirs[@]}"; do builds+=("$(basename "$dir")"); dirs+=("$dir"); done
@@ -22,13 +25,18 @@ for k in "${!builds[@]}"; do
   rm -rf "/tmp/ab-${builds[$k]}" && python3 -m pip install -q --no-index --no-deps --target "/tmp/ab-${builds[$k]}" \
     "${dirs[$k]}"/*.whl || exit $?
 done
-n=${#builds[@]}; i=0
+n=${#builds[@]}; i=0; longest=0
 for ((r = 0; r < ROUNDS; r++)); do
   for ((j = 0; j < n; j++)); do
     which=${builds[$(((r + j) % n))]}
+    if ((${AB_BUDGET_S:-0} > 0 && SECONDS + longest > AB_BUDGET_S)); then
+      echo "run $i ($which) and the rest not started: AB_BUDGET_S=$AB_BUDGET_S"; break 2
+    fi
+    started=$SECONDS
     PYTHONPATH=/tmp/ab-$which:$PWD${PYTHONPATH:+:$PYTHONPATH} python3 tools/run_ops.py --mode bench --backend nvidia "$@" \
       --json "$OUT/ab-$i-$which.json" > "$OUT/ab-$i-$which.log" 2>&1
     echo "run $i ($which): exit $?"; i=$((i + 1))
+    ((SECONDS - started > longest)) && longest=$((SECONDS - started))
   done
 done
 python3 - "$OUT" "${builds[@]}" <<'PY' | tee "$OUT/ab-summary.txt"
