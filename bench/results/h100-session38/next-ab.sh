@@ -5,8 +5,11 @@
 #   v32:   ../h100-session37/cand-v32.patch: rows past 8 KiB in 256 threads x 4 packs (H100: faster than main in
 #          six rounds of six, 0.998-0.999; never timed on an H200, where session 5's lab had main's 512 x 2 fastest)
 #   ol:    cand-ol.patch: the tier online, as QuACK's softmax is: each thread's values exponentiated against its own
-#          max, one block reduction of (max, sum) pairs instead of two (the max's, then the sum's); 31-32 registers
-#   olv32: cand-olv32.patch: both (56-64 registers, no spills)
+#          max, one block reduction of (max, sum) pairs instead of two (the max's, then the sum's); 31-32 registers.
+#          With cand-shol.patch: the shared-memory tier online too (f32 4096x4096's rows: the row cached with
+#          online stats, one block reduction, one pass over the cache fewer; f32 40 registers, half 32 with 16-24
+#          bytes of stack, f64 58-64)
+#   olv32: cand-olv32.patch + cand-shol.patch: ol's and v32's changes together (56-64 registers, no spills)
 # Rebuild a folder if gone: from main, `git apply` its patch, `./bazelw build --config=nvidia //python:wheel`,
 # bazel-bin/python/wheel/*.whl and .whl2's liger wheel into it, `git checkout ops`. Three rounds, builds rotated,
 # about 7 min; AB_BUDGET_S keeps the summary and the archive inside the call's limit.
