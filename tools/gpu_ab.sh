@@ -46,6 +46,8 @@ out, builds = sys.argv[1], sys.argv[2:]
 by_row, peers = {}, {}  # (op, case) -> ours_us by build; (best peer us, name) over every run
 for path in sorted(glob.glob(out + "/ab-*.json"), key=lambda p: int(p.rsplit("/", 1)[1].split("-")[1])):
     which = path.rsplit("/", 1)[1].split("-", 2)[2][:-len(".json")]
+    if which not in builds:  # an earlier A/B's run left in OUT
+        continue
     for r in json.load(open(path))["results"]:
         if r.get("ours_us"):
             by_row.setdefault((r["op"], r["case"]), {b: [] for b in builds})[which].append(r["ours_us"])
