@@ -17,7 +17,8 @@
 # time limit never cuts the summary and the archive (loose files past the device tool's count do not come back).
 set -u
 BASE=$1; CANDS=$2; OUT=$3; ROUNDS=$4; shift 4
-mkdir -p "$OUT" || exit $?
+# An earlier A/B's runs left in OUT would join this one's summary.
+mkdir -p "$OUT" && rm -f "$OUT"/ab-[0-9]*-*.json "$OUT"/ab-[0-9]*-*.log || exit $?
 builds=(base); dirs=("$BASE")
 IFS=, read -r -a cand_dirs <<< "$CANDS"
 for dir in "${cand_dirs[@]}"; do builds+=("$(basename "$dir")"); dirs+=("$dir"); done
@@ -46,8 +47,6 @@ out, builds = sys.argv[1], sys.argv[2:]
 by_row, peers = {}, {}  # (op, case) -> ours_us by build; (best peer us, name) over every run
 for path in sorted(glob.glob(out + "/ab-*.json"), key=lambda p: int(p.rsplit("/", 1)[1].split("-")[1])):
     which = path.rsplit("/", 1)[1].split("-", 2)[2][:-len(".json")]
-    if which not in builds:  # an earlier A/B's run left in OUT
-        continue
     for r in json.load(open(path))["results"]:
         if r.get("ours_us"):
             by_row.setdefault((r["op"], r["case"]), {b: [] for b in builds})[which].append(r["ours_us"])
