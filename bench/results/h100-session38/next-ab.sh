@@ -21,5 +21,6 @@ if [[ -d /tmp/site ]]; then
   export PYTHONPATH=/tmp/site:/tmp/site/nvidia_cutlass_dsl/dsl_packages
   peers=quack,liger
 fi
-AB_BUDGET_S=${AB_BUDGET_S:-480} tools/gpu_ab.sh dist/final dist/v32,dist/ol,dist/olv32 "$OUT" 3 \
-  --op softmax,log_softmax --shapes 4096x4096,8192x8192,32768x1024 --peers $peers 2>&1 | tail -24
+# AB_CANDIDATES and AB_SHAPES narrow it (session 39: ../h100-session39/README.md's H200 call for v32 alone).
+AB_BUDGET_S=${AB_BUDGET_S:-480} tools/gpu_ab.sh dist/final ${AB_CANDIDATES:-dist/v32,dist/ol,dist/olv32} "$OUT" 3 \
+  --op softmax,log_softmax --shapes ${AB_SHAPES:-4096x4096,8192x8192,32768x1024} --peers $peers 2>&1 | tail -24
