@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Written in session 38, not run. The next A/B of softmax's block-register tier, any card (on an H200 after the
-# record: h200-a.sh, ../h100-session36/next-b.sh, a second process; QuACK joins as a peer where /tmp/site has it).
+# Written in session 38; ran in session 39 on an H100 (../h100-session39/: ol slower, olv32 level with v32, v32
+# 0.999 of main). The A/B of softmax's block-register tier, any card (on an H200 after the record: h200-a.sh,
+# ../h100-session36/next-b.sh, a second process; QuACK joins as a peer where /tmp/site has it).
 # Carry dist/final (main), dist/v32, dist/ol, dist/olv32, liger's wheel in each (about 20 MB). Builds:
 #   v32:   ../h100-session37/cand-v32.patch: rows past 8 KiB in 256 threads x 4 packs (H100: faster than main in
-#          six rounds of six, 0.998-0.999; never timed on an H200, where session 5's lab had main's 512 x 2 fastest)
+#          seven rounds of seven, 0.998-0.999; never timed on an H200, where session 5's lab had main's 512 x 2 fastest)
 #   ol:    cand-ol.patch: the tier online, as QuACK's softmax is: each thread's values exponentiated against its own
 #          max, one block reduction of (max, sum) pairs instead of two (the max's, then the sum's); 31-32 registers.
 #          With cand-shol.patch: the shared-memory tier online too (f32 4096x4096's rows: the row cached with
