@@ -1,6 +1,7 @@
 // Softmax tier 2, rows of kBlockRegisterMinCols columns up to kBlockRegisterMaxBytes (f32 and half
 // types; past kBlockRegisterFewRowsBytes only rows of kBlockRegisterLongMinCols columns or more, where
-// the rows fill the SMs): a block per row, the row still in registers, kBlockRowValues values per thread
+// the rows fill the SMs, and of those half rows only on MACA: NVIDIA copies them into shared memory by
+// cp.async, block_shared_rows.cuh): a block per row, the row still in registers, kBlockRowValues values per thread
 // (bench/notes/softmax-tuning.md, "Rows in a block's registers").
 #ifndef OPS_SOFTMAX_NVIDIA_BLOCK_REGISTER_ROWS_CUH_
 #define OPS_SOFTMAX_NVIDIA_BLOCK_REGISTER_ROWS_CUH_

@@ -16,6 +16,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "async_copy.cuh"
 #include "columns.cuh"
 #include "ops/common/cuda_dialect/cluster_mailbox.cuh"
 #include "ops/common/cuda_dialect/dtype.cuh"
@@ -39,15 +40,6 @@ template <class T, int kBlocks>
 constexpr size_t kClusterColumnStaticBytes =
     (kThreads / kWarpSize + kBlocks) * kClusterColumnTile<T> * sizeof(RowStats<ComputeType<T>>) +
     2 * kClusterColumnTile<T> * sizeof(ComputeType<T>) + sizeof(uint64_t);
-
-// cp.async of a 16-byte pack from global into shared memory, cached in L2 only (x is read once).
-__device__ __forceinline__ void copy_pack_async(void *shared, const void *global) {
-  const unsigned address = static_cast<unsigned>(__cvta_generic_to_shared(shared));
-  asm volatile("cp.async.cg.shared.global.L2::128B [%0], [%1], 16;\n" ::"r"(address), "l"(global) : "memory");
-}
-
-// Closes a group of this thread's cp.async copies.
-__device__ __forceinline__ void commit_async_copies() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
 
 // Waits until at most `pending` (a constant after unrolling, < kClusterColumnCopyGroups) of this
 // thread's copy groups are still in flight.

@@ -10,8 +10,8 @@
 //                            columns): a tile of rows per block, a group of lanes per row, in registers
 //   warp_rows.cuh            the other rows up to kRegisterCols (f64, rows not in whole 16-byte packs or
 //                            unaligned): a warp (or less) per row, the row in registers
-//   block_register_rows.cuh  rows of 1024 columns up to 8 KiB, or 32 KiB where the rows fill the SMs: a
-//                            block per row, the row in registers
+//   block_register_rows.cuh  rows of 1024 columns up to 8 KiB, or 32 KiB where the rows fill the SMs (half
+//                            rows past 8 KiB: shared memory by cp.async, NVIDIA): a block per row, in registers
 //   block_shared_rows.cuh    longer rows, enough of them to fill the SMs: a block per row in shared memory
 //   grid_rows.cuh            rows too few to fill the SMs: parts of a row in co-resident blocks'
 //                            registers, a grid-wide sync between the row's stats and y (NVIDIA)
@@ -107,7 +107,7 @@ oprt_status_t launch_rows_in_registers(const T *x, T *y, int64_t rows, int64_t c
 template <class T, int P, int kBlockThreads = kBlockRegisterMinThreads>
 oprt_status_t launch_rows_in_block_registers(const T *x, T *y, int64_t rows, int64_t cols, bool log,
                                              oprt_stream_t stream);
-template <class T, int P, int kBlockThreads>
+template <class T, int P, int kBlockThreads, bool kAsyncCopy = false>
 oprt_status_t launch_rows_in_shared(const T *x, T *y, int64_t rows, int64_t cols, size_t row_bytes, bool log,
                                     int64_t sm_count, oprt_stream_t stream);
 #if !defined(__MACACC__)
@@ -244,10 +244,19 @@ oprt_status_t softmax_rows(const T *x, T *y, int64_t rows, int64_t cols, void *s
   const size_t usable = static_cast<size_t>(limits.max_shared_bytes_per_block - kStaticSharedBytes);
   const size_t row_bytes = static_cast<size_t>(cols) * sizeof(T);
   // block_register_rows.cuh: rows of kBlockRegisterLongMinCols columns up to 32 KiB when they fill the SMs
-  // (fewer go to the cluster tier).
+  // (fewer go to the cluster tier). Half rows there go to block_shared_rows.cuh by cp.async instead where the
+  // device has it: few registers a block, so more rows in flight per SM (notes: "Session 41").
   if constexpr (sizeof(T) <= 4 && P > 1) {
     if (rows >= limits.sm_count && cols >= kBlockRegisterLongMinCols &&
         row_bytes <= static_cast<size_t>(kBlockRegisterMaxBytes)) {
+#if !defined(__MACACC__)
+      if constexpr (sizeof(T) == 2) {
+        if (row_bytes <= usable) {
+          return launch_rows_in_shared<T, P, kAsyncCopyThreads, true>(x, y, rows, cols, row_bytes, log,
+                                                                      limits.sm_count, stream);
+        }
+      }
+#endif
       return launch_rows_in_block_registers<T, P>(x, y, rows, cols, log, stream);
     }
   }
@@ -479,10 +488,10 @@ oprt_status_t launch_rows_in_block_registers(const T *x, T *y, int64_t rows, int
   return check_launch("softmax_rows_in_block_registers", blocks, kBlockThreads, 0);
 }
 
-template <class T, int P, int kBlockThreads>
+template <class T, int P, int kBlockThreads, bool kAsyncCopy>
 oprt_status_t launch_rows_in_shared(const T *x, T *y, int64_t rows, int64_t cols, size_t row_bytes, bool log,
                                     int64_t sm_count, oprt_stream_t stream) {
-  constexpr auto kernel = softmax_rows_in_shared<T, P, kBlockThreads>;
+  constexpr auto kernel = softmax_rows_in_shared<T, P, kBlockThreads, kAsyncCopy>;
   OPRT_RETURN_IF_ERROR(allow_shared_bytes<kernel>(row_bytes));
   // Blocks past what the SMs hold just queue; a cap keeps the grid within limits for any row count.
   const unsigned blocks = static_cast<unsigned>(std::min<int64_t>(rows, sm_count * 64));
