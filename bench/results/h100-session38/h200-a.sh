@@ -6,7 +6,9 @@
 set -u
 export OUT=${1:?}
 card=$(nvidia-smi --query-gpu=name --format=csv,noheader); echo "$card"
-[[ $card == *H200* ]] || { echo "not an H200: run next-ab.sh instead"; exit 0; }
+# CARD=H100 runs it on an H100 instead, CARD=NVIDIA on any card (session 41: a record on whichever card comes);
+# default: an H200 only.
+[[ $card == *${CARD:-H200}* ]] || { echo "not an ${CARD:-H200}: run next-ab.sh instead"; exit 0; }
 rm -rf /tmp/oprt-site && python3 -m pip install -q --no-index --no-deps --target /tmp/oprt-site dist/final/*.whl
 # TESTS=0 leaves the tests out when device time is short (the record first).
 if [[ ${TESTS:-1} == 1 ]]; then
