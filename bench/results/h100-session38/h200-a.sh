@@ -12,7 +12,7 @@ card=$(nvidia-smi --query-gpu=name --format=csv,noheader); echo "$card"
 rm -rf /tmp/oprt-site && python3 -m pip install -q --no-index --no-deps --target /tmp/oprt-site dist/final/*.whl
 # TESTS=0 leaves the tests out when device time is short (the record first).
 if [[ ${TESTS:-1} == 1 ]]; then
-  PYTHONPATH=/tmp/oprt-site:$PWD OPRT_TEST_BACKENDS=nvidia timeout 150 python3 -m pytest -q -p no:cacheprovider \
+  PYTHONPATH=/tmp/oprt-site:$PWD OPRT_TEST_BACKENDS=nvidia timeout 240 python3 -m pytest -q -p no:cacheprovider \
     ops/reduce_sum/ ops/softmax/ tests/test_threads.py > $OUT/tests.log 2>&1; echo "tests exit $?: $(tail -n 1 $OUT/tests.log)"
 fi
 rm -rf /tmp/q /tmp/w /tmp/dm && tools/gpu_peers_site.sh stage .q1 > /dev/null && mkdir -p /tmp/w /tmp/dm \
