@@ -10,7 +10,7 @@ namespace oprt::gpu::softmax_detail {
 
 constexpr int kThreads = 256;                        // block size of most kernels (notes: "Block sizes")
 constexpr int kShortRowThreads = 128;                // shared-memory tier, rows up to kShortRowBytes (notes)
-constexpr int kAsyncCopyThreads = 128;               // shared-memory tier by cp.async: half rows past 8 KiB (notes: "Session 41")
+constexpr int kAsyncCopyThreads = 128;               // shared-memory tier by cp.async: half rows of 8192+ columns (notes: "Session 41")
 constexpr size_t kShortRowBytes = 8 * 1024;          // (notes: "Block sizes")
 constexpr int kClusterBlocks = 8;                    // blocks per row in the cluster tier: the portable maximum
 constexpr int kLargeClusterBlocks = 16;              // and for half types where the device runs it (notes: "Session 9")
