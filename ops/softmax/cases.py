@@ -143,11 +143,13 @@ CASES = (
     ] + [Case(shapes=((600, 72),), out=0, attrs=_attrs(0, log), scale=SCALE) for log in LOGS] + [
         # the lab's 4096x4096 tiles: 8 blocks of 16 packs per thread (log_softmax: 4096x1024 above)
         Case(shapes=((4096, 512),), attrs=_attrs(0, False), scale=SCALE, dtypes=("float32", "float16", "bfloat16")),
-    ] + [  # rows of 8-32 KiB that fill the SMs (133 > the H100's and H200's 132) on NVIDIA: 6144 columns in
-        # the shared-memory tier; f32 8192 in the block-register tier; half 8200 (1025 packs: a tail past the
-        # 128 threads) and 16384 in the shared-memory tier by cp.async (MACA: the block-register tier)
+    ] + [  # rows of 8-32 KiB that fill the SMs (133 > the H100's and H200's 132): on NVIDIA all in the
+        # shared-memory tier by cp.async, 4104 half and 4100 f32 columns and half 8200 with a tail past the 128
+        # threads (1026 and 1025 packs); on MACA 6144 columns and 4100 / 4104 in the shared-memory tier, f32
+        # 8192 and half 8200 and 16384 in the block-register tier
         Case(shapes=(s,), attrs=_attrs(-1, log), fill=fill, scale=SCALE, device_only=True, dtypes=dtypes)
         for s, dtypes in (((133, 6144), ("float16", "bfloat16", "float32")), ((133, 8192), ("float32",)),
+                          ((133, 4100), ("float32",)), ((133, 4104), ("float16", "bfloat16")),
                           ((133, 8200), ("float16", "bfloat16")), ((133, 16384), ("float16", "bfloat16")))
         for log, fill in ((False, "normal"), (True, "normal"), (False, "specials"))
     ]

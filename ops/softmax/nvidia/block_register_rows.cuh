@@ -1,8 +1,8 @@
 // Softmax tier 2, rows of kBlockRegisterMinCols columns up to kBlockRegisterMaxBytes (f32 and half
 // types; past kBlockRegisterFewRowsBytes only rows of kBlockRegisterLongMinCols columns or more, where
-// the rows fill the SMs, and of those half rows only on MACA: NVIDIA copies them into shared memory by
-// cp.async, block_shared_rows.cuh): a block per row, the row still in registers, kBlockRowValues values per thread
-// (bench/notes/softmax-tuning.md, "Rows in a block's registers").
+// the rows fill the SMs): a block per row, the row still in registers, kBlockRowValues values per thread
+// (bench/notes/softmax-tuning.md, "Rows in a block's registers"). On NVIDIA, rows of kAsyncCopyMinBytes and
+// more that fill the SMs go to block_shared_rows.cuh instead, copied into shared memory by cp.async.
 #ifndef OPS_SOFTMAX_NVIDIA_BLOCK_REGISTER_ROWS_CUH_
 #define OPS_SOFTMAX_NVIDIA_BLOCK_REGISTER_ROWS_CUH_
 

@@ -1,6 +1,6 @@
 // Softmax tier 3, longer rows when there are enough rows to fill the SMs and a row fits in shared
-// memory: a block per row, the row cached in shared memory in its storage type (on NVIDIA, half rows of
-// kBlockRegisterLongMinCols columns up to 32 KiB too, copied in by cp.async).
+// memory: a block per row, the row cached in shared memory in its storage type (on NVIDIA, rows of
+// kAsyncCopyMinBytes up to 32 KiB too, copied in by cp.async).
 #ifndef OPS_SOFTMAX_NVIDIA_BLOCK_SHARED_ROWS_CUH_
 #define OPS_SOFTMAX_NVIDIA_BLOCK_SHARED_ROWS_CUH_
 

@@ -223,14 +223,6 @@ oprt_status_t softmax_rows(const T *x, T *y, int64_t rows, int64_t cols, void *s
       return launch_rows_in_tiles<T, P>(x, y, rows, cols, log, stream);
     }
   }
-  // block_register_rows.cuh: 1024 columns up to 8 KiB at any row count (longer rows below), f32 and half
-  // types (f64 was not measured there).
-  if constexpr (sizeof(T) <= 4 && P > 1) {
-    if (cols >= kBlockRegisterMinCols &&
-        cols * static_cast<int64_t>(sizeof(T)) <= kBlockRegisterFewRowsBytes) {
-      return launch_rows_in_block_registers<T, P>(x, y, rows, cols, log, stream);
-    }
-  }
   // warp_rows.cuh: the other rows up to kRegisterCols (f64; rows not in whole, aligned packs), rows_per_group
   // (packs per lane) rows per group.
   if constexpr (sizeof(T) == 8 || P == 1) {
@@ -243,22 +235,27 @@ oprt_status_t softmax_rows(const T *x, T *y, int64_t rows, int64_t cols, void *s
   // Dynamic shared memory a block may take, next to its static slots (block_reduce's, the stats').
   const size_t usable = static_cast<size_t>(limits.max_shared_bytes_per_block - kStaticSharedBytes);
   const size_t row_bytes = static_cast<size_t>(cols) * sizeof(T);
-  // block_register_rows.cuh: rows of kBlockRegisterLongMinCols columns up to 32 KiB when they fill the SMs
-  // (fewer go to the cluster tier). Half rows there go to block_shared_rows.cuh by cp.async instead where the
-  // device has it: few registers a block, so more rows in flight per SM (notes: "Session 41").
-  if constexpr (sizeof(T) <= 4 && P > 1) {
-    if (rows >= limits.sm_count && cols >= kBlockRegisterLongMinCols &&
-        row_bytes <= static_cast<size_t>(kBlockRegisterMaxBytes)) {
 #if !defined(__MACACC__)
-      if constexpr (sizeof(T) == 2) {
-        if (row_bytes <= usable) {
-          return launch_rows_in_shared<T, P, kAsyncCopyThreads, true>(x, y, rows, cols, row_bytes, log,
-                                                                      limits.sm_count, stream);
-        }
-      }
-#endif
-      return launch_rows_in_block_registers<T, P>(x, y, rows, cols, log, stream);
+  // block_shared_rows.cuh by cp.async: f32 and half rows of kAsyncCopyMinBytes up to 32 KiB that fill the SMs.
+  // The copies take no registers, so a block is small and an SM keeps more rows in flight than the
+  // block-register tier (notes: "Session 41", "Session 42").
+  if constexpr (sizeof(T) <= 4 && P > 1) {
+    if (rows >= limits.sm_count && row_bytes >= kAsyncCopyMinBytes<T> &&
+        row_bytes <= static_cast<size_t>(kBlockRegisterMaxBytes) && row_bytes <= usable) {
+      return launch_rows_in_shared<T, P, kAsyncCopyThreads, true>(x, y, rows, cols, row_bytes, log, limits.sm_count,
+                                                                  stream);
     }
+  }
+#endif
+  // block_register_rows.cuh: 1024 columns up to 8 KiB at any row count, and rows of kBlockRegisterLongMinCols
+  // columns up to 32 KiB when they fill the SMs (fewer go to the cluster tier); f32 and half types (f64 was
+  // not measured there). On NVIDIA, the cp.async tier above takes most of the rows that fill the SMs.
+  if constexpr (sizeof(T) <= 4 && P > 1) {
+    const bool short_row =
+        cols >= kBlockRegisterMinCols && row_bytes <= static_cast<size_t>(kBlockRegisterFewRowsBytes);
+    const bool long_row = rows >= limits.sm_count && cols >= kBlockRegisterLongMinCols &&
+                          row_bytes <= static_cast<size_t>(kBlockRegisterMaxBytes);
+    if (short_row || long_row) return launch_rows_in_block_registers<T, P>(x, y, rows, cols, log, stream);
   }
   // block_shared_rows.cuh: a row fits in one block's shared memory and the rows fill the SMs.
   if (rows >= limits.sm_count && row_bytes <= usable) {

@@ -10,7 +10,9 @@ namespace oprt::gpu::softmax_detail {
 
 constexpr int kThreads = 256;                        // block size of most kernels (notes: "Block sizes")
 constexpr int kShortRowThreads = 128;                // shared-memory tier, rows up to kShortRowBytes (notes)
-constexpr int kAsyncCopyThreads = 128;               // shared-memory tier by cp.async: half rows of 8192+ columns (notes: "Session 41")
+constexpr int kAsyncCopyThreads = 128;               // shared-memory tier by cp.async (notes: "Session 41")
+template <class T>                                   // its shortest row: half 8 KiB, f32 16 KiB (notes: "Session 42")
+constexpr size_t kAsyncCopyMinBytes = sizeof(T) == 2 ? 8 * 1024 : 16 * 1024;
 constexpr size_t kShortRowBytes = 8 * 1024;          // (notes: "Block sizes")
 constexpr int kClusterBlocks = 8;                    // blocks per row in the cluster tier: the portable maximum
 constexpr int kLargeClusterBlocks = 16;              // and for half types where the device runs it (notes: "Session 9")
