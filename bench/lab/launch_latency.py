@@ -10,6 +10,8 @@ torch.profiler, inside record_function spans, and the trace (host API calls and 
 it: the call's host span, its first launch API call's start within it, the kernel's start after that call
 (the launch latency), the kernel, and the synchronize that follows. Twice: in a fresh process, and again
 after torch.compile has run once in it (run_ops's process has compiled every row by the time it times ours).
+Session 42 added softmax by tier (SOFTMAX_SHAPES) with QuACK beside ours where importable: in the H100 record ours
+has 4-8 us more wall above device time than QuACK on the shared-memory and cluster tiers, none on the tile tier.
 """
 
 import json
@@ -82,16 +84,42 @@ def timeline(fns, flush):
     return out
 
 
+# Softmax rows whose wall minus device time in session 42's H100 record differs by tier (f16, us): the
+# cp.async shared-memory tier (4096x4096: ours +28, QuACK +22), the 16-block cluster tier (16x262144: +30
+# against +22) and the tile tier (65536x128: +23 against +23, the control).
+SOFTMAX_SHAPES = ((4096, 4096), (16, 262144), (65536, 128))
+
+
+def quack_softmax():
+    """QuACK's softmax_fwd where importable (tools/gpu_peers_site.sh's /tmp/site on PYTHONPATH), else None."""
+    try:
+        from quack.softmax import softmax_fwd
+    except Exception as error:  # noqa: BLE001 - any import failure leaves QuACK out
+        print("QuACK absent: %s" % error, flush=True)
+        return None
+    return softmax_fwd
+
+
 def main():
     import operator_runtime as oprt
 
     flush = lab.timer().flush
+    quack = quack_softmax()
     x = torch.randn(64 * 1024 * 1024, device="cuda", dtype=torch.float16)
-    s = torch.randn(4096, 4096, device="cuda", dtype=torch.float16)
-    xo, so = torch.empty_like(x), torch.empty_like(s)
+    xo = torch.empty_like(x)
     fns = {"ours relu": lambda: oprt.relu(x), "ours relu out=": lambda: oprt.relu(x, out=xo),
-           "torch relu": lambda: torch.relu(x), "ours softmax": lambda: oprt.softmax(s, axis=-1),
-           "ours softmax out=": lambda: oprt.softmax(s, axis=-1, out=so), "torch softmax": lambda: torch.softmax(s, -1)}
+           "torch relu": lambda: torch.relu(x)}
+    inputs = {}
+    for rows, cols in SOFTMAX_SHAPES:
+        s = torch.randn(rows, cols, device="cuda", dtype=torch.float16)
+        so = torch.empty_like(s)
+        tag = " %dx%d" % (rows, cols)
+        inputs[tag] = s
+        fns["ours softmax" + tag] = lambda s=s: oprt.softmax(s, axis=-1)
+        fns["ours softmax out=" + tag] = lambda s=s, so=so: oprt.softmax(s, axis=-1, out=so)
+        fns["torch softmax" + tag] = lambda s=s: torch.softmax(s, -1)
+        if quack is not None:
+            fns["quack softmax" + tag] = lambda s=s: quack(s)
     for fn in fns.values():
         for _ in range(5):
             fn()
@@ -100,10 +128,10 @@ def main():
     for phase in ("fresh process", "after torch.compile"):
         if phase == "after torch.compile":
             compiled = torch.compile(lambda t: torch.softmax(t, -1))
-            compiled(s)
-            fns["torch.compile softmax"] = lambda: compiled(s)
-            for _ in range(5):
-                compiled(s)
+            for tag, s in inputs.items():
+                fns["torch.compile softmax" + tag] = lambda s=s: compiled(s)
+                for _ in range(5):
+                    compiled(s)
         for backend_context in (False, True):
             label = phase + (", within oprt.backend('nvidia')" if backend_context else "")
             print("== " + label, flush=True)
