@@ -152,6 +152,8 @@ CASES = (
                           ((133, 4100), ("float32",)), ((133, 4104), ("float16", "bfloat16")),
                           ((133, 8200), ("float16", "bfloat16")), ((133, 16384), ("float16", "bfloat16")))
         for log, fill in ((False, "normal"), (True, "normal"), (False, "specials"))
+    ] + [  # in place through the cp.async tier on NVIDIA (f32 16 KiB, half 8 KiB rows and past them)
+        Case(shapes=((133, 4104),), out=0, attrs=_attrs(-1, log), scale=SCALE, device_only=True) for log in LOGS
     ]
 )
 
