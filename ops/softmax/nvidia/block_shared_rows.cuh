@@ -28,26 +28,24 @@ __device__ __forceinline__ ComputeType<T> cache_and_max(const Pack<T, P> *in, Pa
                                                         Max max_op) {
   using C = ComputeType<T>;
   C max = negative_infinity<C>();
+  const auto max_of_pack = [&](const Pack<T, P> &v) {
+    C values[P];
+    unpack(v, values);
+#pragma unroll
+    for (int k = 0; k < P; ++k) max = max_op(max, values[k]);
+  };
   if constexpr (kAsyncCopy) {
 #if defined(__MACACC__)
     static_assert(!kAsyncCopy, "MACA has no cp.async");
 #else
     for (int64_t i = threadIdx.x; i < packs; i += kBlockThreads) copy_pack_async(cache + i, in + i);
     wait_all_async_copies();
-    for (int64_t i = threadIdx.x; i < packs; i += kBlockThreads) {
-      C values[P];
-      unpack(cache[i], values);
-#pragma unroll
-      for (int k = 0; k < P; ++k) max = max_op(max, values[k]);
-    }
+    for (int64_t i = threadIdx.x; i < packs; i += kBlockThreads) max_of_pack(cache[i]);
 #endif
   } else {
     for_each_pack<kUnroll>(in, threadIdx.x, packs, kBlockThreads, [&](int64_t i, const Pack<T, P> v) {
       cache[i] = v;
-      C values[P];
-      unpack(v, values);
-#pragma unroll
-      for (int k = 0; k < P; ++k) max = max_op(max, values[k]);
+      max_of_pack(v);
     });
   }
   return max;

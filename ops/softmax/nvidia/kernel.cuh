@@ -10,9 +10,11 @@
 //                            columns): a tile of rows per block, a group of lanes per row, in registers
 //   warp_rows.cuh            the other rows up to kRegisterCols (f64, rows not in whole 16-byte packs or
 //                            unaligned): a warp (or less) per row, the row in registers
-//   block_register_rows.cuh  rows of 1024 columns up to 8 KiB, or 32 KiB where the rows fill the SMs (half
-//                            rows past 8 KiB: shared memory by cp.async, NVIDIA): a block per row, in registers
-//   block_shared_rows.cuh    longer rows, enough of them to fill the SMs: a block per row in shared memory
+//   block_register_rows.cuh  rows of 1024 columns up to 8 KiB, or 32 KiB where the rows fill the SMs: a
+//                            block per row, in registers
+//   block_shared_rows.cuh    longer rows, enough of them to fill the SMs: a block per row in shared memory;
+//                            on NVIDIA it also takes rows of kAsyncCopyMinBytes up to 32 KiB that fill the
+//                            SMs, copied in by cp.async (first in the dispatch, before block_register_rows.cuh)
 //   grid_rows.cuh            rows too few to fill the SMs: parts of a row in co-resident blocks'
 //                            registers, a grid-wide sync between the row's stats and y (NVIDIA)
 //   cluster_rows.cuh         up to 8 parts in registers (half types 16 where the device runs such clusters): a
